@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+// The layout follows ../shared/DESIGN.md §2: pure math targets at the centre, hardware and IO at
+// the edges, C libraries behind one module map each.
+import PackageDescription
+
+let package = Package(
+    name: "waypointd",
+    products: [
+        .executable(name: "waypointd", targets: ["waypointd"]),
+        .executable(name: "waypointctl", targets: ["waypointctl"]),
+        .executable(name: "waypoint-bench", targets: ["waypoint-bench"]),
+    ],
+    targets: [
+        // C libraries. libi2c ships no pkg-config file, so CI2C links by name only.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // The pure core: no Foundation, no clock, no IO.
+        .target(name: "Geodesy"),
+        .target(name: "Geomagnetism"),
+        .target(name: "Heading", dependencies: ["Geodesy"]),
+        .target(name: "Guidance", dependencies: ["Geodesy", "Geomagnetism", "Heading"]),
+
+        // Wire format shared by the daemon and its client.
+        .target(name: "ControlProtocol"),
+
+        // The edges: system calls, devices, services.
+        .target(name: "SystemSupport", dependencies: ["CSystemd"]),
+        .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS"]),
+        .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
+        .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
+        .target(
+            name: "Simulation",
+            dependencies: ["IMU", "GPSClient", "Heading", "Geodesy", "Geomagnetism"]),
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
+                "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation",
+            ]),
+
+        // Programs.
+        .executableTarget(name: "waypointd", dependencies: ["Daemon", "ControlProtocol", "GPSClient"]),
+        .executableTarget(
+            name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism"]),
+        .executableTarget(
+            name: "waypoint-bench", dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance"]),
+
+        // Shared test helpers; only test targets may depend on this.
+        .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism"]),
+
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(
+            name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
+        .testTarget(
+            name: "WaypointctlTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,3 @@
+import ControlProtocol
+import GPSClient
+print("waypointd \(Release.version) (libgps API \(LibGPSVersion.apiMajor))")
