@@ -33,6 +33,12 @@ public enum TestData {
         return rows
     }
 
+    /// The numeric rows of a whitespace-separated table (see `table(_:)`), with `NaN` read as NaN.
+    /// - Throws: when the file cannot be read.
+    public static func numericRows(_ relativePath: String) throws -> [[Double]] {
+        try table(relativePath).map { row in row.fields.indices.map(row.number) }
+    }
+
     /// One line of a data table.
     public struct Row: Sendable, CustomStringConvertible {
         /// 1-based line number in the file, for failure messages.
