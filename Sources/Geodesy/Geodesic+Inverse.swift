@@ -223,11 +223,10 @@ extension Geodesic {
                 abs(salp1a - salp1) + (calp1a - calp1) < bisectionTolerance
                 || abs(salp1 - salp1b) + (calp1 - calp1b) < bisectionTolerance
         }
-        let lengths = self.lengths(
-            eps: trial.eps, sig12: trial.sig12, ssig1: trial.ssig1, csig1: trial.csig1, dn1: dn1,
-            ssig2: trial.ssig2, csig2: trial.csig2, dn2: dn2)
-        return IterativeSolution(
-            salp1: salp1, calp1: calp1, salp2: trial.salp2, calp2: trial.calp2, s12b: lengths.distance)
+        let s12b = distance(
+            eps: trial.eps, sig12: trial.sig12, ssig1: trial.ssig1, csig1: trial.csig1,
+            ssig2: trial.ssig2, csig2: trial.csig2)
+        return IterativeSolution(salp1: salp1, calp1: calp1, salp2: trial.salp2, calp2: trial.calp2, s12b: s12b)
     }
 
     // MARK: - Starting azimuth (§5)
@@ -453,6 +452,16 @@ extension Geodesic {
         // The parentheses keep the cancellation exact for coincident points.
         let reducedLength = dn2 * (csig1 * ssig2) - dn1 * (ssig1 * csig2) - csig1 * csig2 * j12
         return (distance, reducedLength)
+    }
+
+    /// The distance s12 alone, divided by `b` (eq. 38 with eq. 15).
+    @inline(__always)
+    private func distance(
+        eps: Double, sig12: Double, ssig1: Double, csig1: Double, ssig2: Double, csig2: Double
+    ) -> Double {
+        let c1 = Self.c1(eps)
+        let b1 = Self.sum(c1, sin: ssig2, cos: csig2) - Self.sum(c1, sin: ssig1, cos: csig1)
+        return (1 + Self.a1MinusOne(eps)) * (sig12 + b1)
     }
 
     /// The reduced length m12 alone, divided by `b`: the derivative in Newton's method. Summing

@@ -31,9 +31,9 @@ public struct Geodesic: Sendable {
     /// (Karney 2013, §5, the `ε` test for the short-line solution).
     let shortLineThreshold: Double
     /// Coefficients of `A3(ε) = Σ a3[j] εʲ` (Karney 2013, eq. 24), fixed for the ellipsoid.
-    let a3Coefficients: InlineArray<6, Double>
-    /// Coefficients of `C3l(ε) = Σ c3[l − 1][j] εʲ` for l = 1…5 (Karney 2013, eq. 25).
-    let c3Coefficients: InlineArray<5, InlineArray<6, Double>>
+    let a3Coefficients: [Double]
+    /// Coefficients of `C3l(ε) = Σ c3[6(l − 1) + j] εʲ` for l = 1…5 (Karney 2013, eq. 25).
+    let c3Coefficients: [Double]
 
     /// Creates a solver for an oblate ellipsoid or a sphere.
     ///
@@ -66,11 +66,11 @@ public struct Geodesic: Sendable {
             -3.0 / 128,
         ]
         c3Coefficients = [
-            [0, (1 - n) / 4, (1 - n * n) / 8, ((3 - n) * n + 3) / 64, (2 * n + 5) / 128, 3.0 / 128],
-            [0, 0, ((n - 3) * n + 2) / 32, ((-3 * n - 2) * n + 3) / 64, (n + 3) / 128, 5.0 / 256],
-            [0, 0, 0, (n * (5 * n - 9) + 5) / 192, (9 - 10 * n) / 384, 7.0 / 512],
-            [0, 0, 0, 0, (7 - 14 * n) / 512, 7.0 / 512],
-            [0, 0, 0, 0, 0, 21.0 / 2560],
+            0, (1 - n) / 4, (1 - n * n) / 8, ((3 - n) * n + 3) / 64, (2 * n + 5) / 128, 3.0 / 128,
+            0, 0, ((n - 3) * n + 2) / 32, ((-3 * n - 2) * n + 3) / 64, (n + 3) / 128, 5.0 / 256,
+            0, 0, 0, (n * (5 * n - 9) + 5) / 192, (9 - 10 * n) / 384, 7.0 / 512,
+            0, 0, 0, 0, (7 - 14 * n) / 512, 7.0 / 512,
+            0, 0, 0, 0, 0, 21.0 / 2560,
         ]
     }
 }
@@ -153,7 +153,7 @@ extension Geodesic {
         for l in 0..<5 {
             power *= eps
             var sum = 0.0
-            for j in stride(from: 5, through: l + 1, by: -1) { sum = sum * eps + c3Coefficients[l][j] }
+            for j in stride(from: 5, through: l + 1, by: -1) { sum = sum * eps + c3Coefficients[6 * l + j] }
             c[l] = sum * power
         }
         return c
