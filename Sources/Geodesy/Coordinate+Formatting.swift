@@ -25,8 +25,8 @@ extension Coordinate {
     ///   `nan`, `inf` or `-inf`.
     public func formattedDecimal(fractionDigits: Int = 6) -> String {
         let digits = Self.clamped(fractionDigits, to: Self.maximumDecimalFractionDigits)
-        return Self.decimal(latitudeDegrees, fractionDigits: digits) + " "
-            + Self.decimal(longitudeDegrees, fractionDigits: digits)
+        return DecimalFormat.fixed(latitudeDegrees, fractionDigits: digits) + " "
+            + DecimalFormat.fixed(longitudeDegrees, fractionDigits: digits)
     }
 
     /// The coordinate as an RFC 5870 URI: `geo:48.858400,2.294500`.
@@ -36,8 +36,8 @@ extension Coordinate {
     /// - Returns: The URI, without altitude or parameters (WGS84 is the default CRS).
     public func geoURI(fractionDigits: Int = 6) -> String {
         let digits = Self.clamped(fractionDigits, to: Self.maximumDecimalFractionDigits)
-        return "geo:" + Self.decimal(latitudeDegrees, fractionDigits: digits) + ","
-            + Self.decimal(longitudeDegrees, fractionDigits: digits)
+        return "geo:" + DecimalFormat.fixed(latitudeDegrees, fractionDigits: digits) + ","
+            + DecimalFormat.fixed(longitudeDegrees, fractionDigits: digits)
     }
 
     /// The coordinate in degrees, minutes and seconds with hemisphere letters:
@@ -77,11 +77,7 @@ extension Coordinate {
                 fractionDigits: digits)
     }
 
-    // MARK: - Fixed-point digits
-
-    /// Integers a `Double` holds exactly; a scaled value at or above this cannot be rounded to a
-    /// whole unit reliably.
-    private static let exactIntegerLimit = 9_007_199_254_740_992.0  // 2^53
+    // MARK: - Sexagesimal digits
 
     private static let minutesPerDegree: UInt64 = 60
     private static let secondsPerMinute: UInt64 = 60
@@ -91,57 +87,6 @@ extension Coordinate {
 
     private static func clamped(_ digits: Int, to maximum: Int) -> Int {
         min(max(digits, 0), maximum)
-    }
-
-    private static func powerOfTen(_ exponent: Int) -> UInt64 {
-        var result: UInt64 = 1
-        for _ in 0..<exponent {
-            result *= 10
-        }
-        return result
-    }
-
-    /// Text for a non-finite value.
-    private static func nonFiniteText(_ value: Double) -> String {
-        value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf")
-    }
-
-    /// `|value| · unitsPerDegree` rounded to a whole number, or `nil` when it is too large to be
-    /// exact.
-    private static func roundedUnits(_ value: Double, unitsPerDegree: UInt64) -> UInt64? {
-        let scaled = (value.magnitude * Double(unitsPerDegree)).rounded(.toNearestOrAwayFromZero)
-        guard scaled < exactIntegerLimit else {
-            return nil
-        }
-        return UInt64(scaled)
-    }
-
-    /// Writes `units / 10^fractionDigits` with exactly `fractionDigits` digits after the point,
-    /// and at least `wholeWidth` digits before it.
-    private static func fixedPoint(
-        _ units: UInt64, fractionDigits: Int, wholeWidth: Int = 1
-    ) -> String {
-        let scale = powerOfTen(fractionDigits)
-        let whole = String(units / scale)
-        var text = String(repeating: "0", count: max(wholeWidth - whole.count, 0)) + whole
-        if fractionDigits > 0 {
-            let fraction = String(units % scale)
-            text += "." + String(repeating: "0", count: fractionDigits - fraction.count) + fraction
-        }
-        return text
-    }
-
-    /// A signed decimal with a fixed number of fraction digits.
-    private static func decimal(_ value: Double, fractionDigits: Int) -> String {
-        guard value.isFinite else {
-            return nonFiniteText(value)
-        }
-        guard let units = roundedUnits(value, unitsPerDegree: powerOfTen(fractionDigits)) else {
-            // Only out-of-range values from the unchecked initializer get here.
-            return String(describing: value)
-        }
-        let text = fixedPoint(units, fractionDigits: fractionDigits)
-        return value < 0 && units > 0 ? "-" + text : text
     }
 
     /// Degrees and minutes, and seconds when asked, with a hemisphere letter.
@@ -157,12 +102,12 @@ extension Coordinate {
         fractionDigits: Int
     ) -> String {
         guard value.isFinite else {
-            return nonFiniteText(value)
+            return DecimalFormat.nonFiniteText(value)
         }
-        let unitsPerLastField = powerOfTen(fractionDigits)
+        let unitsPerLastField = DecimalFormat.powerOfTen(fractionDigits)
         let unitsPerMinute = withSeconds ? secondsPerMinute * unitsPerLastField : unitsPerLastField
         let unitsPerDegree = minutesPerDegree * unitsPerMinute
-        guard let units = roundedUnits(value, unitsPerDegree: unitsPerDegree) else {
+        guard let units = DecimalFormat.roundedUnits(value, unitsPerDegree: unitsPerDegree) else {
             return String(describing: value) + "°"
         }
         // Rounded once at the last digit, so carries have already happened.
@@ -173,12 +118,12 @@ extension Coordinate {
         if withSeconds {
             let minutes = unitsWithinDegree / unitsPerMinute
             let secondsUnits = unitsWithinDegree % unitsPerMinute
-            text += fixedPoint(minutes, fractionDigits: 0, wholeWidth: sexagesimalFieldWidth) + "'"
-            text += fixedPoint(
+            text += DecimalFormat.fixedPoint(minutes, fractionDigits: 0, wholeWidth: sexagesimalFieldWidth) + "'"
+            text += DecimalFormat.fixedPoint(
                 secondsUnits, fractionDigits: fractionDigits, wholeWidth: sexagesimalFieldWidth)
             text += "\""
         } else {
-            text += fixedPoint(
+            text += DecimalFormat.fixedPoint(
                 unitsWithinDegree, fractionDigits: fractionDigits,
                 wholeWidth: sexagesimalFieldWidth)
             text += "'"

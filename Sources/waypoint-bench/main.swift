@@ -1,1 +1,92 @@
-print("bench")
+// waypoint-bench: speed of the navigation math, one metric per line (`name value unit`).
+//   waypoint-bench                  every built-in metric
+//   waypoint-bench geodesic FILE    the inverse over the first four columns of FILE's rows
+@preconcurrency import Glibc
+import Geodesy
+import Geomagnetism
+
+typealias GeodesicPair = (lat1: Double, lon1: Double, lat2: Double, lon2: Double)
+
+let inputCount = 4096
+let meanEarthRadiusMeters = 6_371_008.8
+let degreesPerRadian = 180 / Double.pi
+
+/// Points spread evenly over the sphere, each paired with a second point: another point
+/// anywhere when `distanceMeters` is nil, else one at a walking distance in some direction.
+func pairs(distanceMeters: ClosedRange<Double>?) -> [GeodesicPair] {
+    (0..<inputCount).map { i in
+        let u = (0..<5).map { Benchmark.quasiRandom(i, dimension: $0, of: 5) }
+        let lat1 = asin(2 * u[0] - 1) * degreesPerRadian
+        let lon1 = 360 * u[1] - 180
+        guard let distanceMeters else {
+            return (lat1, lon1, asin(2 * u[2] - 1) * degreesPerRadian, 360 * u[3] - 180)
+        }
+        // Log-uniform distance, offset on a local sphere: only the inputs need to be realistic.
+        let meters = distanceMeters.lowerBound * pow(distanceMeters.upperBound / distanceMeters.lowerBound, u[2])
+        let azimuth = 2 * Double.pi * u[3]
+        let dLat = meters * cos(azimuth) / meanEarthRadiusMeters * degreesPerRadian
+        let dLon = meters * sin(azimuth) / (meanEarthRadiusMeters * max(cos(lat1 / degreesPerRadian), 1e-6))
+            * degreesPerRadian
+        return (lat1, lon1, max(-90, min(90, lat1 + dLat)), lon1 + dLon)
+    }
+}
+
+func inverse(_ pair: GeodesicPair) -> Double {
+    let result = Geodesic.wgs84.inverse(
+        latitude1Degrees: pair.lat1, longitude1Degrees: pair.lon1,
+        latitude2Degrees: pair.lat2, longitude2Degrees: pair.lon2)
+    return result.distanceMeters + result.initialAzimuthDegrees + result.finalAzimuthDegrees
+}
+
+func runBuiltIn() {
+    Benchmark.report(
+        "geodesic.inverse.short", Benchmark.nanosecondsPerOperation(pairs(distanceMeters: 1...5000), inverse), "ns/op")
+    Benchmark.report(
+        "geodesic.inverse.long", Benchmark.nanosecondsPerOperation(pairs(distanceMeters: nil), inverse), "ns/op")
+
+    let places = (0..<inputCount).map { i in
+        let u = (0..<4).map { Benchmark.quasiRandom(i, dimension: $0, of: 4) }
+        return (latitude: asin(2 * u[0] - 1) * degreesPerRadian, longitude: 360 * u[1] - 180,
+                heightKilometers: 5 * u[2], year: 2025 + 5 * u[3])
+    }
+    Benchmark.report(
+        "wmm.field",
+        Benchmark.nanosecondsPerOperation(places) { place in
+            MagneticModel.wmm2025.field(
+                latitudeDegrees: place.latitude, longitudeDegrees: place.longitude,
+                heightAboveEllipsoidKilometers: place.heightKilometers, decimalYear: place.year
+            ).declinationDegrees
+        },
+        "ns/op")
+    if let kilobytes = Benchmark.peakResidentKilobytes() {
+        Benchmark.report("process.peak_rss", Double(kilobytes), "kB")
+    }
+}
+
+func runFile(_ path: String) -> Int32 {
+    guard let lines = Benchmark.lines(ofFile: path) else {
+        fputs("waypoint-bench: cannot read \(path): \(String(cString: strerror(errno)))\n", stderr)
+        return 66
+    }
+    let rows: [GeodesicPair] = lines.compactMap { line in
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(4).compactMap { Double($0) }
+        return fields.count == 4 ? (fields[0], fields[1], fields[2], fields[3]) : nil
+    }
+    guard !rows.isEmpty else {
+        fputs("waypoint-bench: \(path) has no rows of four numbers\n", stderr)
+        return 65
+    }
+    Benchmark.report("geodesic.inverse.file", Benchmark.nanosecondsPerOperation(rows, inverse), "ns/op")
+    return 0
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.count {
+case 0:
+    runBuiltIn()
+case 2 where arguments[0] == "geodesic":
+    exit(runFile(arguments[1]))
+default:
+    fputs("usage: waypoint-bench [geodesic FILE]\n", stderr)
+    exit(64)
+}

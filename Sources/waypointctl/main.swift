@@ -1,1 +1,4 @@
-print("ctl")
+// waypointctl: the client of waypointd, and offline navigation math.
+@preconcurrency import Glibc
+
+exit(Waypointctl.run(Array(CommandLine.arguments.dropFirst())).rawValue)

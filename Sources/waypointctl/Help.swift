@@ -1,0 +1,67 @@
+import ControlProtocol
+
+/// The help texts, one per command, kept together so they read as one manual.
+enum Help {
+    static let overview = """
+        usage: waypointctl [--help] [--version] COMMAND [ARGUMENTS]
+
+        Offline navigation math:
+          bearing FROM TO              bearing and distance between two points (WGS84)
+          bearing --batch              stdin "lat1 lon1 lat2 lon2" -> stdout "azi1 azi2 s12"
+          declination LAT LON          magnetic declination and field (WMM2025)
+          declination --batch          stdin "year height_km lat lon" -> stdout "D I H X Y Z F"
+
+        Coordinates can be written as 48.8584 2.2945, 48.8584,2.2945, 48.8584N 2.2945E,
+        48°51'30.2"N 2°17'40.2"E, 48 51.503 N 2 17.670 E or geo:48.8584,2.2945.
+
+        Run 'waypointctl COMMAND --help' for the details of one command.
+        Exit status: 0 ok, 1 a command failed, 64 usage error, 69 daemon unreachable.
+        """
+
+    static let bearing = """
+        usage: waypointctl bearing FROM TO
+               waypointctl bearing LAT1 LON1 LAT2 LON2
+               waypointctl bearing --batch
+
+        The shortest path on the WGS84 ellipsoid from FROM to TO (Karney's method, accurate
+        to nanometres, including nearly antipodal points): distance, the bearing to set off
+        on, and the bearing on arrival. Bearings are degrees clockwise from true north.
+        Quote a coordinate that contains spaces: waypointctl bearing "48.8584 2.2945" "48.8530 2.3499"
+
+        --batch   read "lat1 lon1 lat2 lon2" lines from standard input and write
+                  "azi1 azi2 s12" lines (degrees in [-180, 180], metres, full double
+                  precision), the order of GeographicLib's GeodSolve -i. A line that cannot
+                  be read prints "nan nan nan" and an error on standard error with its line
+                  number; the rest are still converted and the exit status is 1.
+        """
+
+    static let declination = """
+        usage: waypointctl declination LAT LON [--date YYYY-MM-DD | --year Y] [--height-km H]
+               waypointctl declination --batch
+
+        The Earth's main magnetic field from the World Magnetic Model 2025 (NOAA/BGS): the
+        declination (true heading = magnetic heading + declination), its 1-sigma uncertainty
+        and yearly change, the inclination, the intensities and, poleward of 55 degrees, the
+        grid variation. Warns in the caution (H < 6000 nT) and blackout (H < 2000 nT) zones
+        near the magnetic poles, and outside the model's validity (2025.0 to 2030.0).
+
+        --date D       the date, YYYY-MM-DD (default: today, UTC)
+        --year Y       the date as a decimal year, e.g. 2026.5
+        --height-km H  height above the WGS84 ellipsoid in kilometres (default 0)
+        --batch        read "year height_km lat lon" lines from standard input and write
+                       "D I H X Y Z F" lines (degrees, nanotesla, full double precision), the
+                       column order of NOAA's test values. A bad line prints seven nans and an
+                       error with its line number; the exit status is then 1.
+        """
+
+    static var version: String { "waypointctl \(Release.version)" }
+
+    /// The help of one command, or nil when the command has none.
+    static func text(for command: String) -> String? {
+        switch command {
+        case BearingCommand.name: bearing
+        case DeclinationCommand.name: declination
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Prints the benchmark table of `make bench`: one line per metric, `name value unit`.
+# Usage: scripts/bench.sh RELEASE_BIN_DIR
+# Our geodesic inverse is timed beside GeographicLib's C++ Geodesic::Inverse on the same inputs
+# (the short and long rows of the reference table) when g++ and libgeographiclib-dev are present.
+set -eu
+bin=${1:?usage: scripts/bench.sh RELEASE_BIN_DIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+table="$root/Tests/GeodesyTests/Data/geodesic_inverse.tsv"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# Same inputs for both implementations: walking-scale rows and long rows of the reference table.
+awk -F'\t' '$8 == "short" || $8 == "short_cardinal"' "$table" >"$work/short.tsv"
+awk -F'\t' '$8 == "long" || $8 == "random"' "$table" >"$work/long.tsv"
+
+"$bin/waypoint-bench"
+for set in short long; do
+    "$bin/waypoint-bench" geodesic "$work/$set.tsv" | sed "s/^geodesic.inverse.file/geodesic.inverse.table-$set/"
+done
+
+if command -v g++ >/dev/null 2>&1 && [ -f /usr/include/GeographicLib/Geodesic.hpp ]; then
+    g++ -O2 -o "$work/geographiclib-inverse" "$root/scripts/bench/geographiclib-inverse.cpp" -lGeographicLib
+    for set in short long; do
+        "$work/geographiclib-inverse" "$work/$set.tsv" 2>/dev/null |
+            sed "s/^geographiclib.inverse.file/geographiclib.inverse.table-$set/"
+    done
+else
+    echo "# GeographicLib comparison skipped: needs g++ and libgeographiclib-dev (scripts/deps.sh --bench)"
+fi
