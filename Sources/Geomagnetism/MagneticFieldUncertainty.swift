@@ -16,7 +16,7 @@ public struct MagneticFieldUncertainty: Sendable, Equatable {
     public let inclinationDegrees: Double
     /// σ of the declination D, degrees; depends on the horizontal intensity and is infinite
     /// where H is zero.
-    public let declinationDegrees: Double
+    public internal(set) var declinationDegrees: Double
 
     /// Creates a set of uncertainties.
     ///
