@@ -54,6 +54,8 @@ let package = Package(
         .testTarget(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
+            name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(
             name: "WaypointctlTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -1,5 +1,3 @@
-// GPSClient: the fix-source protocol and the libgps source (issue 3).
-// Until then this file only proves that libgps links.
 internal import CGPS
 
 /// The libgps this build was compiled against.

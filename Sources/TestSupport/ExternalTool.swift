@@ -24,10 +24,11 @@ public enum ExternalTool {
     /// - Parameters:
     ///   - name: the program, e.g. `"GeodSolve"`.
     ///   - hint: where to get it, e.g. `"apt-get install geographiclib-tools"`.
+    ///   - extraDirectories: places to look beyond `PATH`, e.g. `/usr/sbin` for daemons.
     /// - Throws: `Missing` when the program is absent and `isCI` is true.
-    public static func find(_ name: String, hint: String) throws -> URL? {
+    public static func find(_ name: String, hint: String, extraDirectories: [String] = []) throws -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
+        for directory in path.split(separator: ":").map(String.init) + extraDirectories {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }

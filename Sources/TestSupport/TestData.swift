@@ -23,7 +23,7 @@ public enum TestData {
     /// - Throws: when the file cannot be read.
     public static func table(_ relativePath: String) throws -> [Row] {
         var rows: [Row] = []
-        for (index, line) in try text(relativePath).split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in try text(relativePath).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .enumerated()
         {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)

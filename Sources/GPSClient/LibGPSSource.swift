@@ -1,0 +1,132 @@
+import Synchronization
+import SystemSupport
+
+/// Fixes from gpsd through libgps: connects, asks for reports, reads them on a thread of its
+/// own, merges each epoch's reports, watches for silence and reconnects with capped
+/// exponential backoff, for as long as the consumer listens.
+public struct LibGPSSource: GPSFixSource {
+    /// Where gpsd listens.
+    public let server: GPSServerAddress
+    /// Timeouts and backoff.
+    public let settings: GPSClientSettings
+
+    /// A source for gpsd at `server`.
+    public init(server: GPSServerAddress = .local, settings: GPSClientSettings = GPSClientSettings()) {
+        self.server = server
+        self.settings = settings
+    }
+
+    public func events() -> AsyncStream<GPSEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let stopped = Stopped()
+        continuation.onTermination = { _ in stopped.flag.store(true, ordering: .relaxed) }
+        let reader = Reader(server: server, settings: settings, continuation: continuation, stopped: stopped)
+        do throws(Errno) {
+            try BlockingThread.start { reader.run() }
+        } catch {
+            continuation.yield(.failure(.threadUnavailable(error)))
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Set when the consumer has gone; the reader thread checks it at least once a second.
+    private final class Stopped: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    /// The loop on the reader thread.
+    private struct Reader: Sendable {
+        let server: GPSServerAddress
+        let settings: GPSClientSettings
+        let continuation: AsyncStream<GPSEvent>.Continuation
+        let stopped: Stopped
+
+        /// Longest single sleep, so a departed consumer is noticed within a second.
+        static let longestWait = Duration.seconds(1)
+        /// How long to let more bytes arrive after a partial line.
+        static let partialLineWait = Duration.milliseconds(50)
+        /// A peer that has not acknowledged WATCH by then is not a working gpsd. gpsd itself
+        /// answers within about a second, even while it opens a device.
+        static let watchReplyTimeout = Duration.seconds(5)
+
+        func run() {
+            let clock = ContinuousClock()
+            let origin = clock.now
+            func now() -> Duration { clock.now - origin }
+            var assembler = FixAssembler(settings: settings, now: now())
+            var connection: LibGPSConnection?
+            var watching = false
+            var connectedAt = Duration.zero
+            var nextAttempt = Duration.zero
+            var backoff = settings.reconnectMinimum
+
+            func emit(_ events: [GPSEvent]) {
+                for event in events { continuation.yield(event) }
+            }
+            func disconnect(_ error: GPSClientError) {
+                emit(assembler.connectionLost())
+                emit([.failure(error)])
+                connection = nil
+                watching = false
+                nextAttempt = now() + backoff
+                backoff = min(backoff * 2, settings.reconnectMaximum)
+            }
+
+            while !stopped.flag.load(ordering: .relaxed) {
+                emit(assembler.tick(now: now()))
+                let wakeUp = min(assembler.nextDeadline() ?? .seconds(Int64.max / 2), now() + Self.longestWait)
+                guard let open = connection else {
+                    if now() < nextAttempt {
+                        ThreadSleep.sleep(for: min(wakeUp, nextAttempt) - now())
+                        continue
+                    }
+                    do throws(GPSClientError) {
+                        let opened = try LibGPSConnection(server: server)
+                        try opened.watch()
+                        connection = opened
+                        connectedAt = now()
+                    } catch {
+                        emit([.failure(error)])
+                        nextAttempt = now() + backoff
+                        backoff = min(backoff * 2, settings.reconnectMaximum)
+                    }
+                    continue
+                }
+                if !watching && now() - connectedAt >= Self.watchReplyTimeout {
+                    disconnect(.notGPSD(server, "nothing, in reply to WATCH"))
+                    continue
+                }
+                let waitUntil = watching ? wakeUp : min(wakeUp, connectedAt + Self.watchReplyTimeout)
+                switch open.waitForInput(timeout: max(.zero, waitUntil - now())) {
+                case .readable: break
+                case .timedOut: continue
+                case .failed(let error):
+                    disconnect(.connectionLost(server, error))
+                    continue
+                }
+                switch open.read() {
+                case .report(let fix, let hasCourse):
+                    backoff = settings.reconnectMinimum
+                    emit(assembler.receive(fix, hasCourse: hasCourse, now: now()))
+                case .watching:
+                    backoff = settings.reconnectMinimum
+                    if !watching {
+                        watching = true
+                        emit([.connected(server)])
+                    }
+                case .other:
+                    break
+                case .garbage(let sample):
+                    // Not gpsd: hang up and retry later rather than parse noise forever.
+                    disconnect(.notGPSD(server, sample))
+                case .incomplete:
+                    open.waitForMoreBytes(timeout: Self.partialLineWait)
+                case .closed(let errno):
+                    disconnect(.connectionLost(server, errno))
+                }
+            }
+            continuation.finish()
+        }
+    }
+}
