@@ -55,6 +55,8 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Geodesy", "TestSupport"]),
+        .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "WaypointctlTests", dependencies: ["TestSupport"]),
     ]

@@ -37,21 +37,33 @@ final class LibGPSConnection {
 
     /// Connects to gpsd. Corresponds to `gps_open`.
     /// - Throws: `GPSClientError.connectFailed` with libgps's reason.
-    init(server: GPSServerAddress) throws(GPSClientError) {
+    static func open(_ server: GPSServerAddress) throws(GPSClientError) -> LibGPSConnection {
         // A write to a gpsd that has died raises SIGPIPE, which would kill the daemon.
         signal(SIGPIPE, SIG_IGN)
-        self.server = server
-        host = strdup(server.host)
-        port = strdup(String(server.port))
-        data = .allocate(capacity: 1)
+        let host = strdup(server.host)!
+        let port = strdup(String(server.port))!
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         data.initialize(to: gps_data_t())
         guard gps_open(host, port, data) == 0 else {
+            // errno holds a negative NL_* code here, which only gps_errstr understands.
             let reason = String(cString: gps_errstr(errno))
+            // libgps allocates nothing before the connection succeeds; gps_close must not follow.
             data.deallocate()
             free(host)
             free(port)
             throw .connectFailed(server, reason)
         }
+        return LibGPSConnection(server: server, data: data, host: host, port: port)
+    }
+
+    private init(
+        server: GPSServerAddress, data: UnsafeMutablePointer<gps_data_t>,
+        host: UnsafeMutablePointer<CChar>, port: UnsafeMutablePointer<CChar>
+    ) {
+        self.server = server
+        self.data = data
+        self.host = host
+        self.port = port
     }
 
     deinit {

@@ -82,7 +82,7 @@ public struct LibGPSSource: GPSFixSource {
                         continue
                     }
                     do throws(GPSClientError) {
-                        let opened = try LibGPSConnection(server: server)
+                        let opened = try LibGPSConnection.open(server)
                         try opened.watch()
                         connection = opened
                         connectedAt = now()

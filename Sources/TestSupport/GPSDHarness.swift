@@ -50,6 +50,7 @@ public final class GPSDHarness: @unchecked Sendable {
     /// Why the harness could not start.
     public struct HarnessError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// `TIOCSPTLCK` and `TIOCGPTN` from <asm-generic/ioctls.h>: computed `_IOW`/`_IOR` macros
@@ -59,7 +60,9 @@ public final class GPSDHarness: @unchecked Sendable {
     private static let pseudoTerminalNumber: UInt = 0x8004_5430
 
     private func openTerminal() throws {
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        // Non-blocking: once gpsd is gone nobody drains the terminal, and a full terminal must
+        // not hang the test.
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK)
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, Self.unlockPseudoTerminal, &unlock) == 0,
@@ -99,7 +102,8 @@ public final class GPSDHarness: @unchecked Sendable {
 
     /// Writes a recorded log into the terminal, one sentence at a time, `interval` apart.
     /// Comment lines are left out; a binary log (SiRF) goes in small chunks after its header.
-    public func feed(_ log: URL, interval: TimeInterval = 0.005) throws {
+    /// - Parameter stop: checked between sentences; feeding ends when it returns true.
+    public func feed(_ log: URL, interval: TimeInterval = 0.005, stop: () -> Bool = { false }) throws {
         let bytes = try Data(contentsOf: log)
         var chunks: [Data] = []
         let isText = !bytes.contains(where: { $0 == 0 || $0 >= 0x80 })
@@ -112,11 +116,22 @@ public final class GPSDHarness: @unchecked Sendable {
             stride(from: 0, to: body.count, by: 64).forEach { chunks.append(body.subdata(in: $0..<min($0 + 64, body.count))) }
         }
         for chunk in chunks {
+            if stop() { return }
             try chunk.withUnsafeBytes { buffer in
                 var offset = 0
+                var fullRetries = 0
                 while offset < buffer.count {
                     let written = write(master, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 && errno == EINTR { continue }
+                    if written < 0 && errno == EAGAIN {
+                        // The terminal is full: gpsd is not reading (stopped, or frozen).
+                        fullRetries += 1
+                        guard fullRetries < 400, !stop() else {
+                            throw HarnessError(description: "the terminal stayed full for 2 s: gpsd is not reading")
+                        }
+                        Thread.sleep(forTimeInterval: 0.005)
+                        continue
+                    }
                     guard written > 0 else { throw HarnessError(description: "writing to the terminal failed: errno \(errno)") }
                     offset += written
                 }

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// A program running beside the test: its output lines arrive as they are written, each with
+/// its arrival time, and its CPU time can be read while it runs.
+public final class ChildProcess: Sendable {
+    /// One line of output and when it arrived.
+    public struct Line: Sendable {
+        public let text: String
+        public let at: ContinuousClock.Instant
+    }
+
+    private final class Lines: Sendable {
+        let lines = Mutex<[Line]>([])
+        let partial = Mutex<Data>(Data())
+
+        func append(_ data: Data) {
+            let now = ContinuousClock.now
+            partial.withLock { partial in
+                partial.append(data)
+                while let newline = partial.firstIndex(of: 0x0A) {
+                    let text = String(decoding: partial[partial.startIndex..<newline], as: UTF8.self)
+                    partial.removeSubrange(partial.startIndex...newline)
+                    lines.withLock { $0.append(Line(text: text, at: now)) }
+                }
+            }
+        }
+    }
+
+    private let process: Process
+    private let outputLines = Lines()
+    private let errorLines = Lines()
+
+    /// The process id.
+    public var processID: Int32 { process.processIdentifier }
+
+    /// Starts `executable` with `arguments`; standard input is empty.
+    /// - Throws: when the program cannot be started.
+    public init(_ executable: URL, _ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let outputLines = self.outputLines
+        let errorLines = self.errorLines
+        output.fileHandleForReading.readabilityHandler = { outputLines.append($0.availableData) }
+        error.fileHandleForReading.readabilityHandler = { errorLines.append($0.availableData) }
+        try process.run()
+    }
+
+    deinit { terminate() }
+
+    /// Standard output so far, line by line.
+    public var output: [Line] { outputLines.lines.withLock { $0 } }
+    /// Standard error so far, line by line.
+    public var errors: [Line] { errorLines.lines.withLock { $0 } }
+
+    /// Whether it is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Its exit status, waiting for it to end.
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Sends SIGKILL if it still runs, and reaps it.
+    public func terminate() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// User plus system CPU time so far, in seconds, from `/proc/PID/stat`.
+    public func cpuSeconds() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8),
+            let afterName = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name: state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user + system) / ticksPerSecond
+    }
+
+    /// Polls until `condition` holds for the output lines so far, or `timeout` passes.
+    /// - Returns: whether it held.
+    @discardableResult
+    public func wait(timeout: Duration, until condition: (_ output: [Line], _ errors: [Line]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(output, errors) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(output, errors)
+    }
+}
