@@ -10,7 +10,7 @@ show() {
     eval "\"\$bin/waypointctl\" $1"
 }
 
-echo "waypointd demo: the navigation math every buzz depends on."
+echo "waypointd demo: the navigation math every buzz depends on, and fixes from a real gpsd."
 echo "(The daemon, its simulated board and the haptic motor arrive with the next issues.)"
 
 echo
@@ -34,3 +34,29 @@ printf '$ printf "48.8584 2.2945 48.8530 2.3499\\n0 0 0.5 179.7\\n" | waypointct
 printf '48.8584 2.2945 48.8530 2.3499\n0 0 0.5 179.7\n' | "$bin/waypointctl" bearing --batch
 printf '$ echo "2026.5 0 51.5 -0.13" | waypointctl declination --batch\n'
 echo "2026.5 0 51.5 -0.13" | "$bin/waypointctl" declination --batch
+
+echo
+echo "== Where am I? Fixes from a real gpsd replaying a recorded receiver log =="
+if command -v gpsfake >/dev/null 2>&1 && command -v setsid >/dev/null 2>&1; then
+    root=$(cd "$(dirname "$0")/.." && pwd)
+    work=$(mktemp -d)
+    port=$(( 20000 + $$ % 20000 ))
+    # gpsfake runs gpsd on a pseudo-terminal and plays the log into it; its own process group
+    # lets us stop both together.
+    TMPDIR="$work" setsid gpsfake -n -q -c 0.05 -P "$port" "$root/Tests/GPSClientTests/Data/mt3339.log" \
+        >"$work/gpsfake.log" 2>&1 &
+    group=$!
+    trap 'kill -s KILL -- -"$group" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+    # gpsfake needs python3 (a dependency of gpsd-clients), so use it to wait for the port.
+    python3 -c 'import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.1).close(); break
+    except OSError:
+        time.sleep(0.05)' "$port"
+    printf '$ waypointd gps --server 127.0.0.1:%s --count 4\n' "$port"
+    "$bin/waypointd" gps --server "127.0.0.1:$port" --count 4 || true
+    echo "(The log is from 2015: gpsd moves old receivers' dates forward by 1024 GPS weeks.)"
+else
+    echo "(skipped: needs gpsfake from gpsd-clients; run 'make deps')"
+fi
