@@ -48,13 +48,15 @@ let package = Package(
             name: "waypoint-bench", dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance"]),
 
         // Shared test helpers; only test targets may depend on this.
-        .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism"]),
+        .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism", "Haptics"]),
 
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Geodesy", "TestSupport"]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
         .testTarget(

@@ -1,0 +1,40 @@
+/// The fixed messages the motor plays outside guidance. Each has its own rhythm, because on a
+/// single motor rhythm is what people tell apart, not strength (reference/haptics.md §0).
+public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
+    /// A destination was set: a short tick, then a longer pulse ("da-daa").
+    case destinationAccepted = "accepted"
+    /// Arrived: three long pulses.
+    case arrived
+    /// The fix is gone or too poor to guide: two long, slow pulses.
+    case gpsLost = "gps-lost"
+    /// The heading cannot be trusted (no compass, interference, not calibrated): five quick
+    /// rough ticks.
+    case headingUnreliable = "heading-unreliable"
+    /// Calibration stored: short, short, long.
+    case calibrationDone = "calibrated"
+    /// Motor test: one second at full drive, to check the wiring and the feel.
+    case motorTest = "test"
+
+    /// One pulse of a pattern: how long it drives, how strongly (0 = the floor duty, 1 = the
+    /// maximum duty), and the silence after it.
+    public struct Pulse: Sendable, Hashable {
+        public var on: Duration
+        public var level: Double
+        public var off: Duration
+    }
+
+    /// The pulses, in order.
+    public var pulses: [Pulse] {
+        func pulse(_ onMilliseconds: Int64, _ level: Double, _ offMilliseconds: Int64) -> Pulse {
+            Pulse(on: .milliseconds(onMilliseconds), level: level, off: .milliseconds(offMilliseconds))
+        }
+        switch self {
+        case .destinationAccepted: return [pulse(100, 0.5, 120), pulse(300, 1, 0)]
+        case .arrived: return Array(repeating: pulse(400, 1, 250), count: 3)
+        case .gpsLost: return [pulse(700, 0.6, 400), pulse(700, 0.6, 0)]
+        case .headingUnreliable: return Array(repeating: pulse(60, 0.8, 90), count: 5)
+        case .calibrationDone: return [pulse(120, 0.7, 150), pulse(120, 0.7, 150), pulse(600, 0.7, 0)]
+        case .motorTest: return [pulse(1000, 1, 0)]
+        }
+    }
+}

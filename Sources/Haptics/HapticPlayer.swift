@@ -1,0 +1,82 @@
+import Guidance
+
+/// Drives the motor: repeats the pulse of the current cue, falls back to a heartbeat after a
+/// long time on target, plays patterns ahead of the cue, and sleeps between edges (it never
+/// polls). Whatever ends `run()` (cancellation, an error), the motor is left off.
+public actor HapticPlayer<C: Clock> where C.Duration == Duration {
+    private let channel: any PWMChannel
+    private let renderer: ERMRenderer
+    private let clock: C
+    private var cue: HapticCue?
+    private var queue: [HapticPattern] = []
+    private var onTargetSince: C.Instant?
+    private let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
+
+    /// A player for a channel; nothing is driven until `run()`.
+    public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
+        self.channel = channel
+        renderer = ERMRenderer(settings: settings)
+        self.clock = clock
+        (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// What to feel from the next pulse on; nil is silence. A pulse under way is finished first.
+    public func setCue(_ newCue: HapticCue?) {
+        if newCue?.isOnTarget == true {
+            if onTargetSince == nil { onTargetSince = clock.now }
+        } else {
+            onTargetSince = nil
+        }
+        cue = newCue
+        changed.yield()
+    }
+
+    /// Plays a pattern after the pulse under way, ahead of the cue.
+    public func play(_ pattern: HapticPattern) {
+        queue.append(pattern)
+        changed.yield()
+    }
+
+    /// Drives the motor until the task is cancelled, then switches it off.
+    /// - Throws: the first `PWMError` (the motor has then been switched off as far as possible).
+    public func run() async throws {
+        var failure: (any Error)?
+        do {
+            try await loop()
+        } catch is CancellationError {
+        } catch {
+            failure = error
+        }
+        do {
+            try channel.shutDown()
+        } catch {
+            failure = failure ?? error
+        }
+        if let failure { throw failure }
+    }
+
+    private func loop() async throws {
+        var wakeups = changes.makeAsyncIterator()
+        while !Task.isCancelled {
+            if !queue.isEmpty {
+                try await perform(renderer.timeline(for: queue.removeFirst()))
+            } else if let cue {
+                let settled = onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
+                try await perform(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue))
+            } else if await wakeups.next() == nil {
+                return
+            }
+        }
+    }
+
+    /// Writes each step at its time and waits out the rest of the timeline.
+    private func perform(_ timeline: DutyTimeline) async throws {
+        let start = clock.now
+        for step in timeline.steps {
+            try await clock.sleep(until: start.advanced(by: step.offset), tolerance: nil)
+            try channel.setDuty(step.duty)
+        }
+        try await clock.sleep(until: start.advanced(by: timeline.length), tolerance: nil)
+    }
+}

@@ -1,0 +1,70 @@
+@preconcurrency import Glibc
+
+/// The real sysfs, through open/read/write/close, under a root directory: `/` on the device,
+/// a temporary directory in tests and in `--simulate`.
+public struct LinuxSysfs: SysfsFileSystem {
+    /// The directory that stands for `/`.
+    public let root: String
+
+    /// Sysfs under `root` (default `/`).
+    public init(root: String = "/") {
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+
+    private func full(_ path: String) -> String { root + path }
+
+    public func read(_ path: String) throws(SysfsError) -> String {
+        let descriptor = open(full(path), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SysfsError(path: path, errno: errno) }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var count = 0
+        repeat {
+            count = Glibc.read(descriptor, &buffer, buffer.count)
+        } while count < 0 && errno == EINTR
+        guard count >= 0 else { throw SysfsError(path: path, errno: errno) }
+        var text = String(decoding: buffer[0..<count], as: UTF8.self)
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+
+    public func write(_ value: String, to path: String) throws(SysfsError) {
+        // O_TRUNC matters for ordinary files (tests, simulation); sysfs ignores it.
+        let descriptor = open(full(path), O_WRONLY | O_CLOEXEC | O_TRUNC)
+        guard descriptor >= 0 else { throw SysfsError(path: path, errno: errno) }
+        let bytes = Array((value + "\n").utf8)
+        var written = 0
+        repeat {
+            written = Glibc.write(descriptor, bytes, bytes.count)
+        } while written < 0 && errno == EINTR
+        let writeErrno = errno
+        // sysfs reports some errors only at close.
+        let closed = close(descriptor)
+        guard written == bytes.count else { throw SysfsError(path: path, errno: written < 0 ? writeErrno : EIO) }
+        guard closed == 0 else { throw SysfsError(path: path, errno: errno) }
+    }
+
+    public func exists(_ path: String) -> Bool { access(full(path), F_OK) == 0 }
+
+    public func isWritable(_ path: String) -> Bool { access(full(path), W_OK) == 0 }
+
+    public func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(full(path), &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public func contents(of directory: String) -> [String] {
+        guard let handle = opendir(full(directory)) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

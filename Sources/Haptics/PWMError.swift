@@ -1,0 +1,52 @@
+@preconcurrency import Glibc
+
+/// Why the motor's PWM channel could not be opened or driven, with what to do about it.
+public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No chip matches; carries the chips present as `pwmchipN (device)`.
+    case chipNotFound(wanted: String, present: [String])
+    /// The chip has fewer channels.
+    case channelOutOfRange(chip: String, channel: Int, count: Int)
+    /// A kernel driver holds the channel (EBUSY on export, yet no `pwmN/` appeared).
+    case channelClaimed(chip: String, channel: Int)
+    /// udev did not make the channel's files writable in time.
+    case permissionTimeout(path: String)
+    /// A sysfs read or write failed while doing `action`.
+    case failed(action: String, SysfsError)
+
+    public var description: String {
+        switch self {
+        case .chipNotFound(let wanted, let present):
+            let list = present.isEmpty ? "none (enable one: dtoverlay=pwm or dtoverlay=pwm-2chan in config.txt)"
+                : present.joined(separator: ", ")
+            return "no PWM chip '\(wanted)' in /sys/class/pwm; chips present: \(list)"
+        case .channelOutOfRange(let chip, let channel, let count):
+            return "\(chip) has \(count) channel\(count == 1 ? "" : "s") (0…\(count - 1)); channel \(channel) does not exist"
+        case .channelClaimed(let chip, let channel):
+            return "\(chip) channel \(channel) is claimed by a kernel driver (EBUSY on export); "
+                + "on a Pi 5, 1f0009c000.pwm channel 3 drives the fan: use 1f00098000.pwm"
+        case .permissionTimeout(let path):
+            return "\(path) did not become writable in time: is the user in the 'gpio' group, "
+                + "and does a udev rule grant the group write access to exported PWM channels?"
+        case .failed(let action, let error):
+            return "cannot \(action) (\(error.path)): \(Self.explain(error.errno))"
+        }
+    }
+
+    /// The kernel's errno in words, with the usual cause on a Pi.
+    static func explain(_ errno: Int32) -> String {
+        let text = String(cString: strerror(errno))
+        switch errno {
+        case EINVAL:
+            return "\(text): the kernel refused the value (duty above the period, a write before the "
+                + "period is set, or a period the hardware cannot make)"
+        case EBUSY: return "\(text): another driver or process is using the channel"
+        case EACCES, EPERM:
+            return "\(text): add the user to the 'gpio' group (Raspberry Pi OS's udev rule grants it) or run as root"
+        case EROFS:
+            return "\(text): /sys is read-only here; under systemd's ProtectKernelTunables= add "
+                + "ReadWritePaths=/sys/class/pwm/ /sys/devices/platform/ to the unit"
+        case ENOENT, ENODEV: return "\(text): no such chip or channel (is the PWM overlay loaded?)"
+        default: return "\(text) (errno \(errno))"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The file operations the sysfs PWM code performs, on paths relative to a root (`/` in
+/// production). Behind a protocol so that tests run the real channel logic against a tree that
+/// enforces the kernel's rules, which an ordinary directory cannot (it accepts any write).
+public protocol SysfsFileSystem: Sendable {
+    /// The contents of a file, without the trailing newline.
+    func read(_ path: String) throws(SysfsError) -> String
+    /// Writes `value` to an attribute, as one `write(2)`, the way sysfs expects.
+    func write(_ value: String, to path: String) throws(SysfsError)
+    /// Whether something exists at `path`.
+    func exists(_ path: String) -> Bool
+    /// Whether this process may write `path` now (udev may not have granted it yet).
+    func isWritable(_ path: String) -> Bool
+    /// The target of a symbolic link, or nil.
+    func linkTarget(_ path: String) -> String?
+    /// The names in a directory, or [] when it cannot be read.
+    func contents(of directory: String) -> [String]
+}
+
+/// A failed sysfs operation: which file and the kernel's errno.
+public struct SysfsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path relative to the root, e.g. `/sys/class/pwm/pwmchip0/export`.
+    public var path: String
+    /// The error number.
+    public var errno: Int32
+
+    /// An error for a path.
+    public init(path: String, errno: Int32) {
+        self.path = path
+        self.errno = errno
+    }
+
+    public var description: String { "\(path): errno \(errno)" }
+}

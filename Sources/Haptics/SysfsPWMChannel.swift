@@ -1,0 +1,222 @@
+@preconcurrency import Glibc
+import Synchronization
+import SystemSupport
+
+/// A PWM channel through the kernel's sysfs interface (/sys/class/pwm), following its rules:
+/// export only when needed (reusing a channel already exported), wait until udev lets us
+/// write, set `period` before `duty_cycle` ≤ period before `enable`, write duty 0 before
+/// disabling, and unexport only what we exported.
+public final class SysfsPWMChannel: PWMChannel {
+    /// Which PWM controller: chip numbers change between kernels (a Pi 5 header PWM was
+    /// pwmchip2 on 6.6 and pwmchip0 on 6.12), device names do not.
+    public enum Chip: Sendable, Hashable, CustomStringConvertible {
+        /// The only chip, or the first by name when there are several.
+        case auto
+        /// `pwmchipN` as the kernel numbers it now.
+        case numbered(String)
+        /// The controller's device name, e.g. `1f00098000.pwm` (Pi 5) or `fe20c000.pwm` (Pi 4).
+        case device(String)
+
+        /// `auto`, `pwmchipN`, or a device name.
+        public init(parsing text: String) {
+            if text == "auto" {
+                self = .auto
+            } else if text.hasPrefix("pwmchip"), Int(text.dropFirst("pwmchip".count)) != nil {
+                self = .numbered(text)
+            } else {
+                self = .device(text)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .auto: "auto"
+            case .numbered(let name): name
+            case .device(let name): name
+            }
+        }
+    }
+
+    static let classDirectory = "/sys/class/pwm"
+    /// How often to look whether udev has granted access.
+    static let permissionPollInterval = Duration.milliseconds(20)
+
+    public let periodNanoseconds: UInt64
+    /// `pwmchipN/pwmM`, relative to the sysfs root.
+    public let channelDirectory: String
+    private let fileSystem: any SysfsFileSystem
+    private let chipDirectory: String
+    private let channel: Int
+    private let exportedByUs: Bool
+    private let isShutDown = Mutex(false)
+
+    /// Opens channel `channel` of `chip`, exporting it if needed, and sets its period with the
+    /// motor off (duty 0, enabled).
+    /// - Parameters:
+    ///   - fileSystem: sysfs (`LinuxSysfs()` on the device).
+    ///   - permissionTimeout: how long to wait for udev to grant write access after export.
+    ///   - sleep: how to wait between permission checks (injected for tests).
+    /// - Throws: `PWMError`; the motor is left off when a write fails midway.
+    public init(
+        fileSystem: any SysfsFileSystem, chip: Chip, channel: Int, periodNanoseconds: UInt64,
+        permissionTimeout: Duration = .seconds(3), sleep: (Duration) -> Void = ThreadSleep.sleep(for:)
+    ) throws(PWMError) {
+        self.fileSystem = fileSystem
+        self.channel = channel
+        self.periodNanoseconds = max(periodNanoseconds, 1)
+        let chipName = try Self.resolve(chip, in: fileSystem)
+        let chipDirectory = Self.classDirectory + "/" + chipName
+        let channelDirectory = chipDirectory + "/pwm\(channel)"
+        self.chipDirectory = chipDirectory
+        self.channelDirectory = channelDirectory
+
+        let countText = try Self.attempt("read the channel count") { () throws(SysfsError) in
+            try fileSystem.read(chipDirectory + "/npwm")
+        }
+        let count = Int(countText) ?? 0
+        guard channel >= 0 && channel < count else {
+            throw .channelOutOfRange(chip: chipName, channel: channel, count: count)
+        }
+
+        var exported = false
+        if !fileSystem.exists(channelDirectory) {
+            do throws(SysfsError) {
+                try fileSystem.write(String(channel), to: chipDirectory + "/export")
+                exported = true
+            } catch {
+                // EBUSY with the directory present: someone exported it meanwhile; reuse it.
+                guard error.errno == EBUSY else { throw .failed(action: "export channel \(channel)", error) }
+                guard fileSystem.exists(channelDirectory) else { throw .channelClaimed(chip: chipName, channel: channel) }
+            }
+        }
+        exportedByUs = exported
+        try Self.waitUntilWritable(channelDirectory, fileSystem: fileSystem, timeout: permissionTimeout, sleep: sleep)
+        do throws(PWMError) {
+            try configure()
+        } catch {
+            try? shutDownQuietly()
+            throw error
+        }
+    }
+
+    /// Period first (after lowering the duty if the new period is shorter), then duty 0, then
+    /// enable: each write is checked by the kernel against the state before it.
+    private func configure() throws(PWMError) {
+        let period = UInt64(try Self.attempt("read the period") { () throws(SysfsError) in
+            try fileSystem.read(channelDirectory + "/period")
+        }) ?? 0
+        if period != periodNanoseconds {
+            if period > 0 {
+                try write("0", "duty_cycle", action: "set the duty cycle to 0")
+            }
+            try write(String(periodNanoseconds), "period", action: "set the period to \(periodNanoseconds) ns")
+        }
+        try write("0", "duty_cycle", action: "set the duty cycle to 0")
+        try write("1", "enable", action: "enable the output")
+    }
+
+    public func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
+        do throws(PWMError) {
+            try write(String(min(nanoseconds, periodNanoseconds)), "duty_cycle", action: "set the duty cycle")
+        } catch {
+            // Whatever the motor is doing now was not asked for: stop it.
+            try? write("0", "duty_cycle", action: "set the duty cycle to 0")
+            try? write("0", "enable", action: "disable the output")
+            throw error
+        }
+    }
+
+    public func shutDown() throws(PWMError) {
+        let already = isShutDown.withLock { done in
+            defer { done = true }
+            return done
+        }
+        guard !already else { return }
+        try shutDownQuietly()
+    }
+
+    /// Duty 0, disable, unexport if ours: every step is tried, the first failure is thrown.
+    private func shutDownQuietly() throws(PWMError) {
+        var firstError: PWMError?
+        for (value, attribute, action) in [("0", "duty_cycle", "set the duty cycle to 0"), ("0", "enable", "disable the output")] {
+            do throws(PWMError) { try write(value, attribute, action: action) } catch { firstError = firstError ?? error }
+        }
+        if exportedByUs {
+            do throws(SysfsError) {
+                try fileSystem.write(String(channel), to: chipDirectory + "/unexport")
+            } catch {
+                firstError = firstError ?? .failed(action: "unexport channel \(channel)", error)
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// Forces a channel off without taking it over: duty 0 and disabled, if it is exported at
+    /// all. For `waypointd motor-off` after a crash.
+    /// - Throws: `PWMError`.
+    public static func forceOff(fileSystem: any SysfsFileSystem, chip: Chip, channel: Int) throws(PWMError) {
+        let directory = classDirectory + "/" + (try resolve(chip, in: fileSystem)) + "/pwm\(channel)"
+        // Not exported: on the Pi's drivers the output stopped when it was unexported.
+        guard fileSystem.exists(directory) else { return }
+        let period = try attempt("read the period") { () throws(SysfsError) in try fileSystem.read(directory + "/period") }
+        // With period 0 the channel was never configured, so it is off, and the kernel would
+        // refuse both writes.
+        guard period != "0" else { return }
+        try attempt("set the duty cycle to 0") { () throws(SysfsError) in try fileSystem.write("0", to: directory + "/duty_cycle") }
+        try attempt("disable the output") { () throws(SysfsError) in try fileSystem.write("0", to: directory + "/enable") }
+    }
+
+    // MARK: - Helpers
+
+    private func write(_ value: String, _ attribute: String, action: String) throws(PWMError) {
+        try Self.attempt(action) { () throws(SysfsError) in
+            try fileSystem.write(value, to: channelDirectory + "/" + attribute)
+        }
+    }
+
+    @discardableResult
+    private static func attempt<T>(_ action: String, _ body: () throws(SysfsError) -> T) throws(PWMError) -> T {
+        do throws(SysfsError) {
+            return try body()
+        } catch {
+            throw .failed(action: action, error)
+        }
+    }
+
+    /// The chip's directory name for a selector.
+    static func resolve(_ chip: Chip, in fileSystem: any SysfsFileSystem) throws(PWMError) -> String {
+        let chips = fileSystem.contents(of: classDirectory).filter { $0.hasPrefix("pwmchip") }
+            .sorted { Int($0.dropFirst(7)) ?? 0 < Int($1.dropFirst(7)) ?? 0 }
+        func deviceName(_ chipName: String) -> String? {
+            fileSystem.linkTarget(classDirectory + "/" + chipName + "/device")?.split(separator: "/").last.map(String.init)
+        }
+        let found: String? = switch chip {
+        case .auto: chips.first
+        case .numbered(let name): chips.contains(name) ? name : nil
+        case .device(let name): chips.first { deviceName($0) == name }
+        }
+        guard let found else {
+            throw .chipNotFound(
+                wanted: chip.description,
+                present: chips.map { name in deviceName(name).map { "\(name) (\($0))" } ?? name })
+        }
+        return found
+    }
+
+    /// Waits, bounded, until udev has made the channel's attributes writable.
+    private static func waitUntilWritable(
+        _ directory: String, fileSystem: any SysfsFileSystem, timeout: Duration, sleep: (Duration) -> Void
+    ) throws(PWMError) {
+        var waited = Duration.zero
+        let attributes = ["period", "duty_cycle", "enable"].map { directory + "/" + $0 }
+        while true {
+            if let blocked = attributes.first(where: { !fileSystem.isWritable($0) }) {
+                guard waited < timeout else { throw .permissionTimeout(path: blocked) }
+                sleep(permissionPollInterval)
+                waited += permissionPollInterval
+            } else {
+                return
+            }
+        }
+    }
+}

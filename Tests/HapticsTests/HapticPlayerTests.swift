@@ -1,0 +1,92 @@
+import Guidance
+import Testing
+import TestSupport
+
+@testable import Haptics
+
+@Suite("The player on a manual clock")
+struct HapticPlayerTests {
+    static let settings = MotorSettings()
+
+    /// Runs the player for `duration` of manual time, waking it at each of its deadlines.
+    static func drive(
+        _ clock: ManualClock, until end: Duration, afterEachWake: (Duration) async -> Void = { _ in }
+    ) async {
+        while clock.now.offset < end {
+            guard await clock.waitForSleepers() else { return }
+            guard let next = clock.nextDeadline, next.offset <= end else { return }
+            clock.advanceToNextDeadline()
+            await afterEachWake(clock.now.offset)
+        }
+    }
+
+    /// Mean duty of the recorded writes over [from, to).
+    static func meanDuty(_ writes: [RecordingPWMChannel.Write], period: UInt64, from: Duration, to: Duration) -> Double {
+        var energy = 0.0
+        var current = 0.0
+        var time = from
+        for write in writes where write.at < to {
+            if write.at > time {
+                energy += current * (write.at - time).seconds
+                time = write.at
+            }
+            current = Double(write.nanoseconds) / Double(period)
+        }
+        energy += current * (to - time).seconds
+        return energy / (to - from).seconds
+    }
+
+    @Test("writes land on scheduled edges, within limits; the heartbeat after 10 s on target cuts the drive fourfold")
+    func steadyCue() async throws {
+        let clock = ManualClock()
+        let channel = RecordingPWMChannel(periodNanoseconds: Self.settings.periodNanoseconds, clock: clock)
+        let player = HapticPlayer(channel: channel, settings: Self.settings, clock: clock)
+        let running = Task { try await player.run() }
+        await player.setCue(HapticCue(intensity: 1, sharpness: 0, isOnTarget: true))
+        await Self.drive(clock, until: .seconds(25))
+        running.cancel()
+        try await running.value
+
+        let writes = channel.writes
+        let period = Self.settings.periodNanoseconds
+        #expect(writes.allSatisfy { $0.nanoseconds <= period })
+        // Every write falls on a step of the rendered pulse or heartbeat: offsets are multiples of 5 ms.
+        #expect(writes.dropLast().allSatisfy { $0.at.components.attoseconds % 5_000_000_000_000_000 == 0 })
+        let active = Self.meanDuty(writes, period: period, from: .zero, to: .seconds(10))
+        let resting = Self.meanDuty(writes, period: period, from: .seconds(12), to: .seconds(24))
+        #expect(active >= 4 * resting, "active \(active), heartbeat \(resting)")
+        #expect(resting > 0, "the heartbeat still beats")
+        #expect(channel.shutDownCount == 1)
+        #expect(writes.last?.nanoseconds == 0)
+    }
+
+    @Test("a pattern plays ahead of the cue; silence writes nothing; cancellation leaves the motor off")
+    func patternsAndSilence() async throws {
+        let clock = ManualClock()
+        let channel = RecordingPWMChannel(periodNanoseconds: Self.settings.periodNanoseconds, clock: clock)
+        let player = HapticPlayer(channel: channel, settings: Self.settings, clock: clock)
+        let running = Task { try await player.run() }
+        // Silent: nothing is driven and the player sleeps without a deadline (no polling).
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(channel.writes.isEmpty)
+        #expect(clock.sleeperCount == 0)
+
+        let renderer = ERMRenderer(settings: Self.settings)
+        await player.play(.arrived)
+        await Self.drive(clock, until: renderer.timeline(for: .arrived).length)
+        let expected = renderer.timeline(for: .arrived).steps
+        #expect(channel.writes.map(\.at) == expected.map(\.offset))
+        #expect(channel.writes.map(\.nanoseconds) == expected.map { UInt64((Double(Self.settings.periodNanoseconds) * $0.duty).rounded()) })
+
+        let cueStart = clock.now.offset
+        await player.setCue(HapticCue(intensity: 0.5, sharpness: 0.5))
+        // The first pulse starts at once (no waiting for a period boundary); stop inside it.
+        await Self.drive(clock, until: cueStart + .milliseconds(100))
+        #expect(channel.writes.first { $0.at >= cueStart }?.at == cueStart)
+        #expect(channel.writes.last!.nanoseconds > 0, "mid-pulse")
+        running.cancel()
+        try await running.value
+        #expect(channel.writes.last?.nanoseconds == 0)
+        #expect(channel.shutDownCount == 1)
+    }
+}
