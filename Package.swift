@@ -41,11 +41,12 @@ let package = Package(
             ]),
 
         // Programs.
-        .executableTarget(name: "waypointd", dependencies: ["Daemon", "ControlProtocol", "GPSClient"]),
+        .executableTarget(
+            name: "waypointd", dependencies: ["Daemon", "ControlProtocol", "GPSClient", "Haptics", "SystemSupport"]),
         .executableTarget(
             name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism"]),
         .executableTarget(
-            name: "waypoint-bench", dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance"]),
+            name: "waypoint-bench", dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics"]),
 
         // Shared test helpers; only test targets may depend on this.
         .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism", "Haptics"]),

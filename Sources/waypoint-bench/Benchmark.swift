@@ -65,6 +65,17 @@ enum Benchmark {
         return lines
     }
 
+    /// Voluntary plus involuntary context switches of the whole process while `body` runs:
+    /// each is a wakeup of some thread, which is what costs battery on a sleeping device.
+    static func contextSwitches(_ body: () -> Void) -> Int {
+        var before = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &before)
+        body()
+        var after = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &after)
+        return (after.ru_nvcsw - before.ru_nvcsw) + (after.ru_nivcsw - before.ru_nivcsw)
+    }
+
     /// Peak resident set size of this process in kB (`VmHWM` in /proc/self/status).
     static func peakResidentKilobytes() -> Int? {
         guard let line = lines(ofFile: "/proc/self/status")?.first(where: { $0.hasPrefix("VmHWM:") }) else {

@@ -2,8 +2,11 @@
 //   waypoint-bench                  every built-in metric
 //   waypoint-bench geodesic FILE    the inverse over the first four columns of FILE's rows
 @preconcurrency import Glibc
+import Dispatch
 import Geodesy
 import Geomagnetism
+import Guidance
+import Haptics
 
 typealias GeodesicPair = (lat1: Double, lon1: Double, lat2: Double, lon2: Double)
 
@@ -58,9 +61,50 @@ func runBuiltIn() {
             ).declinationDegrees
         },
         "ns/op")
+    runHaptics()
     if let kilobytes = Benchmark.peakResidentKilobytes() {
         Benchmark.report("process.peak_rss", Double(kilobytes), "kB")
     }
+}
+
+/// The renderer's cost per duty edge, and how often the player wakes while rendering a steady
+/// cue in real time (it should wake only at pulse edges and at the end of each gap).
+func runHaptics() {
+    let settings = MotorSettings()
+    let renderer = ERMRenderer(settings: settings)
+    let cues = (0..<inputCount).map { i in
+        HapticCue(intensity: Benchmark.quasiRandom(i, dimension: 0, of: 2), sharpness: Benchmark.quasiRandom(i, dimension: 1, of: 2))
+    }
+    let edgesPerPulse = Double(cues.reduce(0) { $0 + renderer.pulse(for: $1).steps.count }) / Double(cues.count)
+    let nanosecondsPerPulse = Benchmark.nanosecondsPerOperation(cues) { Double(renderer.pulse(for: $0).steps.count) }
+    Benchmark.report("haptics.render.edge", nanosecondsPerPulse / edgesPerPulse, "ns/edge")
+
+    let channel = CountingChannel(periodNanoseconds: settings.periodNanoseconds)
+    let player = HapticPlayer(channel: channel, settings: settings, clock: ContinuousClock())
+    let seconds = 3.0
+    let wakeups = Benchmark.contextSwitches {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let running = Task { try? await player.run() }
+            await player.setCue(HapticCue(intensity: 0.55, sharpness: 0.4))
+            try? await Task.sleep(for: .seconds(seconds))
+            running.cancel()
+            _ = await running.value
+            done.signal()
+        }
+        done.wait()
+    }
+    Benchmark.report("haptics.player.writes", Double(channel.count) / seconds, "writes/s")
+    Benchmark.report("haptics.player.wakeups", Double(wakeups) / seconds, "wakeups/s")
+}
+
+/// A channel that only counts writes.
+final class CountingChannel: PWMChannel, @unchecked Sendable {
+    let periodNanoseconds: UInt64
+    private(set) var count = 0
+    init(periodNanoseconds: UInt64) { self.periodNanoseconds = periodNanoseconds }
+    func setDutyCycle(nanoseconds: UInt64) throws(PWMError) { count += 1 }
+    func shutDown() throws(PWMError) {}
 }
 
 func runFile(_ path: String) -> Int32 {

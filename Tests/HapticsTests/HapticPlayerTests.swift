@@ -90,3 +90,38 @@ struct HapticPlayerTests {
         #expect(channel.shutDownCount == 1)
     }
 }
+
+/// A channel whose writes fail after the first few, as a bus or sysfs fault would.
+private final class FailingChannel: PWMChannel, @unchecked Sendable {
+    let periodNanoseconds: UInt64 = 40_000
+    var writesLeft = 3
+    var duty: UInt64 = 0
+    var shutDowns = 0
+
+    func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
+        guard writesLeft > 0 else { throw .failed(action: "set the duty cycle", SysfsError(path: "/x", errno: 5)) }
+        writesLeft -= 1
+        duty = nanoseconds
+    }
+
+    func shutDown() throws(PWMError) {
+        duty = 0
+        shutDowns += 1
+    }
+}
+
+@Suite("The player when the channel fails")
+struct HapticPlayerFailureTests {
+    @Test("an error out of the loop is thrown after the motor is switched off")
+    func errorLeavesMotorOff() async throws {
+        let clock = ManualClock()
+        let channel = FailingChannel()
+        let player = HapticPlayer(channel: channel, settings: MotorSettings(), clock: clock)
+        let running = Task { try await player.run() }
+        await player.setCue(HapticCue(intensity: 1, sharpness: 0))
+        await HapticPlayerTests.drive(clock, until: .seconds(2))
+        await #expect(throws: PWMError.self) { try await running.value }
+        #expect(channel.shutDowns == 1)
+        #expect(channel.duty == 0)
+    }
+}

@@ -1,0 +1,154 @@
+@preconcurrency import Glibc
+import Haptics
+import SystemSupport
+
+/// `waypointd motor-test` and `waypointd motor-off`: the motor on its own, for wiring it up and
+/// for systemd's `ExecStopPost=`.
+enum MotorCommands {
+    static let help = """
+        usage: waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]
+               waypointd motor-off [MOTOR OPTIONS]
+
+        motor-test plays a pattern on the motor (default: test, one second at full drive) and
+        switches it off; with --repeat it plays until interrupted (SIGINT or SIGTERM), and the
+        motor is always left off. Patterns: \(HapticPattern.allCases.map(\.rawValue).joined(separator: ", ")).
+
+        motor-off forces the motor off: duty 0 and output disabled, if the channel is exported.
+        It is what systemd runs after the daemon stops, whatever the reason, so that a crash
+        never leaves the motor running.
+
+        MOTOR OPTIONS
+          --pwm-chip CHIP      auto (default), pwmchipN, or the device name, e.g. 1f00098000.pwm
+          --pwm-channel N      channel on that chip (default 0)
+          --sysfs-root DIR     directory standing for / (default /), for tests and simulation
+        """
+
+    struct MotorOptions {
+        var chip = SysfsPWMChannel.Chip.auto
+        var channel = 0
+        var sysfsRoot = "/"
+        var pattern = HapticPattern.motorTest
+        var repeats = false
+    }
+
+    static func parse(_ words: [String], allowPattern: Bool) -> Result<MotorOptions, UsageFailure> {
+        var options = MotorOptions()
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            func value() -> String? {
+                guard index < words.count else { return nil }
+                index += 1
+                return words[index - 1]
+            }
+            switch word {
+            case "--pwm-chip":
+                guard let text = value() else { return .failure(UsageFailure("--pwm-chip needs a value")) }
+                options.chip = SysfsPWMChannel.Chip(parsing: text)
+            case "--pwm-channel":
+                guard let text = value(), let number = Int(text), number >= 0 else {
+                    return .failure(UsageFailure("--pwm-channel needs a channel number (0, 1, …)"))
+                }
+                options.channel = number
+            case "--sysfs-root":
+                guard let text = value(), !text.isEmpty else { return .failure(UsageFailure("--sysfs-root needs a directory")) }
+                options.sysfsRoot = text
+            case "--pattern" where allowPattern:
+                guard let text = value(), let pattern = HapticPattern(rawValue: text) else {
+                    let names = HapticPattern.allCases.map(\.rawValue).joined(separator: ", ")
+                    return .failure(UsageFailure("--pattern takes one of: \(names)"))
+                }
+                options.pattern = pattern
+            case "--repeat" where allowPattern:
+                options.repeats = true
+            default:
+                return .failure(UsageFailure("unknown argument '\(word)'"))
+            }
+        }
+        return .success(options)
+    }
+
+    static func motorOff(_ words: [String]) -> Int32 {
+        switch parse(words, allowPattern: false) {
+        case .failure(let failure):
+            return failure.report(command: "motor-off")
+        case .success(let options):
+            do throws(PWMError) {
+                try SysfsPWMChannel.forceOff(
+                    fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: options.chip, channel: options.channel)
+                return 0
+            } catch {
+                fputs("waypointd: motor-off: \(error)\n", stderr)
+                return 1
+            }
+        }
+    }
+
+    static func motorTest(_ words: [String]) async -> Int32 {
+        let options: MotorOptions
+        switch parse(words, allowPattern: true) {
+        case .failure(let failure): return failure.report(command: "motor-test")
+        case .success(let parsed): options = parsed
+        }
+        let signals = SignalStream.make([SIGINT, SIGTERM])
+        let settings = MotorSettings()
+        let channel: SysfsPWMChannel
+        do throws(PWMError) {
+            channel = try SysfsPWMChannel(
+                fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: options.chip, channel: options.channel,
+                periodNanoseconds: settings.periodNanoseconds)
+        } catch {
+            fputs("waypointd: motor-test: \(error)\n", stderr)
+            return 1
+        }
+        let clock = ContinuousClock()
+        let player = HapticPlayer(channel: channel, settings: settings, clock: clock)
+        let length = ERMRenderer(settings: settings).timeline(for: options.pattern).length
+        return await withTaskGroup(of: Int32?.self) { group in
+            group.addTask {
+                do {
+                    try await player.run()
+                    return 0
+                } catch {
+                    fputs("waypointd: motor-test: \(error)\n", stderr)
+                    return 1
+                }
+            }
+            group.addTask {
+                repeat {
+                    await player.play(options.pattern)
+                    try? await clock.sleep(for: length + .milliseconds(300))
+                } while options.repeats && !Task.isCancelled
+                return nil
+            }
+            group.addTask {
+                for await number in signals {
+                    fputs("waypointd: motor-test: \(SignalStream.name(number)), switching the motor off\n", stderr)
+                    return nil
+                }
+                return nil
+            }
+            // Whichever ends first (the pattern, a signal, or the player failing) ends the test;
+            // cancelling the player is what switches the motor off.
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            var status = first ?? 0
+            while let result = await group.next() {
+                if let result, status == 0 { status = result }
+            }
+            return status
+        }
+    }
+}
+
+/// A command-line mistake: reported with a hint, exit status 64.
+struct UsageFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+
+    func report(command: String) -> Int32 {
+        fputs("waypointd: \(message)\nTry 'waypointd \(command) --help'.\n", stderr)
+        return 64
+    }
+}
