@@ -56,6 +56,8 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "TestSupport"]),
+        .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Geodesy", "TestSupport"]),
