@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hard- and soft-iron calibration from raw magnetometer samples taken while the device is
+/// turned through every orientation (a figure-eight), by fitting an ellipsoid.
+///
+/// The samples of an undistorted magnetometer lie on a sphere of radius F (the local field);
+/// hard iron moves its centre and soft iron stretches it into an ellipsoid. The fit solves for
+/// the quadric `a x² + b y² + c z² + 2d xy + 2e xz + 2f yz + 2g x + 2h y + 2i z = 1` by least
+/// squares (on samples centred at their mean, for conditioning), takes the centre as the
+/// hard-iron offset, and the symmetric square root of the normalised quadric, scaled to F, as
+/// the soft-iron matrix. Coverage and fit-error checks, in the spirit of MotionCal, refuse a
+/// calibration that the samples cannot support and say what is missing.
+public struct CalibrationFit: Sendable {
+    /// What a calibration is judged by.
+    public struct Quality: Sendable, Hashable {
+        /// RMS of (|calibrated| − F) / F, percent.
+        public var fitErrorPercent: Double
+        /// Of 26 evenly spread directions, those with a sample within 30°, percent.
+        public var coveragePercent: Double
+        /// The field strength the fit implies before scaling, microtesla, to compare with the
+        /// model's F: far off means a wrong sensor scale or a strong local field.
+        public var fittedFieldMicrotesla: Double
+        /// The model's total intensity it was scaled to, microtesla.
+        public var referenceFieldMicrotesla: Double
+        /// Samples used.
+        public var sampleCount: Int
+    }
+
+    /// Why a calibration was refused.
+    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Fewer samples than `minimumSamples`.
+        case tooFewSamples(have: Int, need: Int)
+        /// Directions of the sensor that were never turned towards the field: body-frame
+        /// octant names such as `forward-right-down`.
+        case missingDirections([String])
+        /// The samples do not form an ellipsoid (a stuck axis, a constant field).
+        case notAnEllipsoid
+        /// The ellipsoid fits too poorly: the field changed during the turn, or interference.
+        case poorFit(percent: Double)
+
+        public var description: String {
+            switch self {
+            case .tooFewSamples(let have, let need):
+                return "too few samples: \(have) of at least \(need); keep turning the device"
+            case .missingDirections(let names):
+                return "not enough coverage: no samples with the field towards " + names.joined(separator: ", ")
+                    + "; turn the device through a figure-eight so every side faces north and down"
+            case .notAnEllipsoid:
+                return "the samples do not form an ellipsoid: is the magnetometer stuck or saturated?"
+            case .poorFit(let percent):
+                return "the fit is poor (\(Int(percent.rounded())) % error): move away from steel and magnets and try again"
+            }
+        }
+    }
+
+    /// Samples needed for a fit.
+    public static let minimumSamples = 150
+    /// Samples needed in each octant of directions.
+    public static let minimumSamplesPerOctant = 8
+    /// Largest acceptable fit error, percent.
+    public static let maximumFitErrorPercent = 5.0
+
+    private var samples: [Vector3] = []
+
+    /// An empty fit.
+    public init() {}
+
+    /// Samples collected so far.
+    public var count: Int { samples.count }
+
+    /// Adds one raw sample (microtesla, body frame); non-finite samples are ignored.
+    public mutating func add(_ rawMicrotesla: Vector3) {
+        if rawMicrotesla.isFinite { samples.append(rawMicrotesla) }
+    }
+
+    /// Forgets all samples.
+    public mutating func reset() { samples.removeAll(keepingCapacity: true) }
+
+    /// How many samples fall in each octant around the rough centre (the midpoint of the
+    /// extremes): the progress a calibration UI shows.
+    public var octantCounts: [Int] {
+        guard let first = samples.first else { return Array(repeating: 0, count: 8) }
+        var low = first
+        var high = first
+        for s in samples {
+            low = Vector3(min(low.x, s.x), min(low.y, s.y), min(low.z, s.z))
+            high = Vector3(max(high.x, s.x), max(high.y, s.y), max(high.z, s.z))
+        }
+        let centre = (low + high) / 2
+        var counts = Array(repeating: 0, count: 8)
+        for s in samples { counts[Self.octant(of: s - centre)] += 1 }
+        return counts
+    }
+
+    /// Fits a calibration scaled to the model field.
+    /// - Parameter referenceFieldMicrotesla: the local total intensity F (WMM at the place).
+    /// - Returns: the calibration and its quality.
+    /// - Throws: `Refusal` saying what is wrong or missing.
+    public func fit(referenceFieldMicrotesla: Double) throws(Refusal) -> (calibration: MagneticCalibration, quality: Quality) {
+        guard samples.count >= Self.minimumSamples else {
+            throw .tooFewSamples(have: samples.count, need: Self.minimumSamples)
+        }
+        let counts = octantCounts
+        let missing = (0..<8).filter { counts[$0] < Self.minimumSamplesPerOctant }
+        guard missing.isEmpty else { throw .missingDirections(missing.map(Self.octantName)) }
+
+        let mean = samples.reduce(Vector3.zero, +) / Double(samples.count)
+        // Scale the centred samples to about unit size so the normal equations are well conditioned.
+        let scale = max(1e-9, samples.reduce(0) { max($0, ($1 - mean).length) })
+        var normal = [[Double]](repeating: [Double](repeating: 0, count: 10), count: 9)
+        for s in samples {
+            let p = (s - mean) / scale
+            let row = [p.x * p.x, p.y * p.y, p.z * p.z, 2 * p.x * p.y, 2 * p.x * p.z, 2 * p.y * p.z, 2 * p.x, 2 * p.y, 2 * p.z]
+            for i in 0..<9 {
+                for j in 0..<9 { normal[i][j] += row[i] * row[j] }
+                normal[i][9] += row[i]
+            }
+        }
+        guard let p = Self.solve(normal) else { throw .notAnEllipsoid }
+        let a = Matrix3(Vector3(p[0], p[3], p[4]), Vector3(p[3], p[1], p[5]), Vector3(p[4], p[5], p[2]))
+        guard let aInverse = a.inverse else { throw .notAnEllipsoid }
+        let centreScaled = -(aInverse * Vector3(p[6], p[7], p[8]))
+        let k = 1 + centreScaled.dot(a * centreScaled)
+        guard k > 0 else { throw .notAnEllipsoid }
+        let (values, vectors) = (a * (1 / k)).symmetricEigen
+        guard values.x > 0, values.y > 0, values.z > 0 else { throw .notAnEllipsoid }
+        // Q^½ maps the ellipsoid onto the unit sphere; undo the sample scaling and scale to F.
+        let root = vectors * Matrix3.diagonal(Vector3(values.x.squareRoot(), values.y.squareRoot(), values.z.squareRoot()))
+            * vectors.transposed
+        let matrix = root * (referenceFieldMicrotesla / scale)
+        let offset = mean + centreScaled * scale
+        let calibration = MagneticCalibration(offsetMicrotesla: offset, matrix: matrix)
+
+        let residuals = samples.map { (calibration.apply($0).length - referenceFieldMicrotesla) / referenceFieldMicrotesla }
+        let fitError = (residuals.reduce(0) { $0 + $1 * $1 } / Double(residuals.count)).squareRoot() * 100
+        guard fitError <= Self.maximumFitErrorPercent else { throw .poorFit(percent: fitError) }
+        // The geometric-mean semi-axis of the fitted ellipsoid in raw units: the eigenvalues
+        // are 1 / r², so (r₁r₂r₃)^⅓ = (λ₁λ₂λ₃)^(−⅙).
+        let radius = scale * cbrt(1 / (values.x * values.y * values.z).squareRoot())
+        let quality = Quality(
+            fitErrorPercent: fitError, coveragePercent: Self.coveragePercent(samples.map { $0 - offset }),
+            fittedFieldMicrotesla: radius,
+            referenceFieldMicrotesla: referenceFieldMicrotesla, sampleCount: samples.count)
+        return (calibration, quality)
+    }
+
+    // MARK: - Helpers
+
+    /// The 26 directions of a cube's faces, edges and corners.
+    static let coverageDirections: [Vector3] = {
+        var directions: [Vector3] = []
+        for x in -1...1 {
+            for y in -1...1 {
+                for z in -1...1 where x != 0 || y != 0 || z != 0 {
+                    directions.append(Vector3(Double(x), Double(y), Double(z)).normalized)
+                }
+            }
+        }
+        return directions
+    }()
+
+    /// Share of the 26 directions with a sample within 30°, percent: how evenly the turn
+    /// covered the sphere.
+    static func coveragePercent(_ centred: [Vector3]) -> Double {
+        let threshold = 0.866  // cos 30°
+        let units = centred.map(\.normalized)
+        let covered = coverageDirections.filter { direction in units.contains { $0.dot(direction) >= threshold } }
+        return Double(covered.count) * 100 / Double(coverageDirections.count)
+    }
+
+    /// Octant index from the signs of x, y, z.
+    static func octant(of v: Vector3) -> Int { (v.x >= 0 ? 1 : 0) | (v.y >= 0 ? 2 : 0) | (v.z >= 0 ? 4 : 0) }
+
+    /// `forward-right-down` and the like, in the body frame (x forward, y right, z down).
+    static func octantName(_ index: Int) -> String {
+        [index & 1 != 0 ? "forward" : "back", index & 2 != 0 ? "right" : "left", index & 4 != 0 ? "down" : "up"]
+            .joined(separator: "-")
+    }
+
+    /// Solves an n×(n+1) augmented system by Gaussian elimination with partial pivoting.
+    static func solve(_ augmented: [[Double]]) -> [Double]? {
+        var m = augmented
+        let n = m.count
+        for column in 0..<n {
+            let pivot = (column..<n).max { abs(m[$0][column]) < abs(m[$1][column]) }!
+            guard abs(m[pivot][column]) > 1e-12 else { return nil }
+            m.swapAt(column, pivot)
+            for row in (column + 1)..<n {
+                let factor = m[row][column] / m[column][column]
+                if factor == 0 { continue }
+                for k in column...n { m[row][k] -= factor * m[column][k] }
+            }
+        }
+        var x = [Double](repeating: 0, count: n)
+        for row in stride(from: n - 1, through: 0, by: -1) {
+            var sum = m[row][n]
+            for k in (row + 1)..<n { sum -= m[row][k] * x[k] }
+            x[row] = sum / m[row][row]
+        }
+        return x.allSatisfy(\.isFinite) ? x : nil
+    }
+}

@@ -1,0 +1,32 @@
+/// What the heading pipeline says about one sample.
+public struct HeadingEstimate: Sendable, Hashable {
+    /// Why the heading must not guide the wearer now.
+    public enum Problem: String, Sendable, Hashable {
+        /// No magnetometer calibration yet: hard iron alone can be tens of degrees.
+        case notCalibrated = "not-calibrated"
+        /// The field departs from the model: steel or a magnet nearby.
+        case interference
+        /// The forward axis points almost straight up or down.
+        case pointingVertical = "pointing-vertical"
+        /// The field is parallel to gravity, or the sample was not usable.
+        case noSolution = "no-solution"
+    }
+
+    /// Magnetic heading of the forward axis, degrees clockwise from magnetic north, filtered.
+    public var magneticDegrees: Double?
+    /// True heading: magnetic + declination + mount offset, in [0, 360).
+    public var trueDegrees: Double?
+    /// The declination applied, degrees east.
+    public var declinationDegrees: Double
+    /// The calibrated field's strength, microtesla.
+    public var fieldMicrotesla: Double?
+    /// The calibrated field's dip, degrees.
+    public var inclinationDegrees: Double?
+    /// The interference score (see `InterferenceDetector`).
+    public var interferenceScore: Double
+    /// Nil when the heading can guide; otherwise the first reason it cannot.
+    public var problem: Problem?
+
+    /// Whether the heading can guide the wearer.
+    public var isReliable: Bool { problem == nil && trueDegrees != nil }
+}
