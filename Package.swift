@@ -49,7 +49,7 @@ let package = Package(
             name: "waypoint-bench", dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics"]),
 
         // Shared test helpers; only test targets may depend on this.
-        .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism", "Haptics"]),
+        .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism", "Haptics", "Simulation"]),
 
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(

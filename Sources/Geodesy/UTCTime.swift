@@ -78,3 +78,40 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         return era * 146_097 + dayOfEra - 719_468
     }
 }
+
+extension UTCTime {
+    /// Reads `2026-05-01T12:00:00.5Z` (any number of fraction digits, or none); nil for
+    /// anything else, including dates that do not exist.
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        func digits(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for index in range {
+                guard bytes[index] >= 48 && bytes[index] <= 57 else { return nil }
+                value = value * 10 + Int64(bytes[index] - 48)
+            }
+            return value
+        }
+        let separators: [(Int, UInt8)] = [(4, 45), (7, 45), (10, 84), (13, 58), (16, 58)]
+        guard bytes.count >= 20, bytes.last == 90, separators.allSatisfy({ bytes[$0.0] == $0.1 }),
+            let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
+            let hour = digits(11..<13), let minute = digits(14..<16), let second = digits(17..<19),
+            (1...12).contains(month), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var nanoseconds: Int64 = 0
+        if bytes.count > 20 {
+            guard bytes[19] == 46, bytes.count - 21 >= 1, bytes.count - 21 <= 9, let fraction = digits(20..<(bytes.count - 1))
+            else { return nil }
+            var scale: Int64 = 1
+            for _ in 0..<(9 - (bytes.count - 21)) { scale *= 10 }
+            nanoseconds = fraction * scale
+        } else if bytes.count != 20 {
+            return nil
+        }
+        let days = Self.daysSinceEpoch(year: year, month: month, day: day)
+        // Reject 2026-02-30 and the like: the day must survive the round trip.
+        guard Self.civilDate(daysSinceEpoch: days) == (year, month, day) else { return nil }
+        self.init(seconds: days * Self.secondsPerDay + hour * 3600 + minute * 60 + second, nanoseconds: nanoseconds)
+    }
+}

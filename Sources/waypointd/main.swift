@@ -7,6 +7,7 @@ import GPSClient
 
 let help = """
     usage: waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
+           waypointd replay FILE                             run the pipeline over a recording, JSON lines out
            waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]   play a pattern on the motor
            waypointd motor-off [MOTOR OPTIONS]               force the motor off (systemd's ExecStopPost)
            waypointd --version | --help
@@ -25,6 +26,8 @@ case "--help", "-h":
     print(help)
 case "gps":
     exit(await GPSCommand.run(Array(arguments.dropFirst())))
+case "replay":
+    exit(ReplayCommand.run(Array(arguments.dropFirst())))
 case "motor-test", "motor-off":
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {

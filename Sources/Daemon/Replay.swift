@@ -1,0 +1,33 @@
+import Foundation
+
+/// `waypointd replay FILE`: runs the navigation pipeline over a recording and prints one JSON
+/// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness"}`.
+public enum Replay {
+    /// Replays `text` (a whole recording), writing each output line with `emit`.
+    /// - Returns: the lines that could not be read, with their reasons; the rest are replayed.
+    public static func run(_ text: String, emit: (String) -> Void) -> [RecordingError] {
+        var pipeline = NavigationPipeline()
+        var errors: [RecordingError] = []
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            do throws(RecordingError) {
+                let event = try RecordingEvent(parsing: String(trimmed), line: index + 1)
+                if let output = pipeline.handle(event) { emit(encode(output)) }
+            } catch {
+                errors.append(error)
+            }
+        }
+        return errors
+    }
+
+    static func encode(_ output: NavigationPipeline.Output) -> String {
+        let fields: [(String, String)] = [
+            ("t", FixJSON.number(output.seconds)), ("state", "\"\(output.state)\""),
+            ("heading", FixJSON.number(output.headingDegrees)), ("bearing", FixJSON.number(output.bearingDegrees)),
+            ("distance", FixJSON.number(output.distanceMeters)), ("error", FixJSON.number(output.errorDegrees)),
+            ("intensity", FixJSON.number(output.intensity)), ("sharpness", FixJSON.number(output.sharpness)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
