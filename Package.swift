@@ -46,7 +46,8 @@ let package = Package(
         .executableTarget(
             name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism"]),
         .executableTarget(
-            name: "waypoint-bench", dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics"]),
+            name: "waypoint-bench",
+            dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),
 
         // Shared test helpers; only test targets may depend on this.
         .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism", "Haptics", "Simulation"]),

@@ -14,7 +14,13 @@ trap 'rm -rf "$work"' EXIT INT TERM
 awk -F'\t' '$8 == "short" || $8 == "short_cardinal"' "$table" >"$work/short.tsv"
 awk -F'\t' '$8 == "long" || $8 == "random"' "$table" >"$work/long.tsv"
 
-"$bin/waypoint-bench"
+# A counting allocator, preloaded, lets the bench report heap allocations per sample.
+preload=""
+if command -v gcc >/dev/null 2>&1 && gcc -shared -fPIC -O2 -o "$work/count-allocations.so" \
+    "$root/scripts/bench/count-allocations.c" 2>/dev/null; then
+    preload="$work/count-allocations.so"
+fi
+LD_PRELOAD="$preload" "$bin/waypoint-bench"
 for set in short long; do
     "$bin/waypoint-bench" geodesic "$work/$set.tsv" | sed "s/^geodesic.inverse.file/geodesic.inverse.table-$set/"
 done

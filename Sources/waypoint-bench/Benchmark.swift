@@ -76,6 +76,16 @@ enum Benchmark {
         return (after.ru_nvcsw - before.ru_nvcsw) + (after.ru_nivcsw - before.ru_nivcsw)
     }
 
+    /// Heap allocations made while `body` runs, when the counting allocator is preloaded.
+    static func allocations(_ body: () -> Void) -> Int? {
+        typealias Counter = @convention(c) () -> UInt
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "waypoint_allocation_count") else { return nil }
+        let count = unsafeBitCast(symbol, to: Counter.self)
+        let before = count()
+        body()
+        return Int(count() - before)
+    }
+
     /// Peak resident set size of this process in kB (`VmHWM` in /proc/self/status).
     static func peakResidentKilobytes() -> Int? {
         guard let line = lines(ofFile: "/proc/self/status")?.first(where: { $0.hasPrefix("VmHWM:") }) else {

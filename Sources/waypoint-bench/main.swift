@@ -7,6 +7,8 @@ import Geodesy
 import Geomagnetism
 import Guidance
 import Haptics
+import Heading
+import Simulation
 
 typealias GeodesicPair = (lat1: Double, lon1: Double, lat2: Double, lon2: Double)
 
@@ -61,9 +63,34 @@ func runBuiltIn() {
             ).declinationDegrees
         },
         "ns/op")
+    runHeading()
     runHaptics()
     if let kilobytes = Benchmark.peakResidentKilobytes() {
         Benchmark.report("process.peak_rss", Double(kilobytes), "kB")
+    }
+}
+
+/// The heading pipeline's cost per IMU sample, and its heap allocations per sample in steady
+/// state (counted when `make bench` preloads scripts/bench/count-allocations.c).
+func runHeading() {
+    var physics = SensorPhysics(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945, decimalYear: 2026.5, seed: 9)
+    let samples = (0..<inputCount).map { i in
+        physics.sample(Attitude(yawDegrees: Double(i % 360), pitchDegrees: 10 * sin(Double(i) / 50), rollDegrees: -5))
+    }
+    let model = HeadingEstimator.ModelField(declinationDegrees: 1.1, totalIntensityMicrotesla: 48.5, inclinationDegrees: 64)
+    var estimator = HeadingEstimator(calibration: .identity)
+    Benchmark.report(
+        "heading.pipeline.sample",
+        Benchmark.nanosecondsPerOperation(samples) { estimator.update($0, seconds: 0.02, model: model).trueDegrees ?? 0 },
+        "ns/sample")
+    if let allocations = Benchmark.allocations({
+        var sink = 0.0
+        for sample in samples { sink += estimator.update(sample, seconds: 0.02, model: model).trueDegrees ?? 0 }
+        Benchmark.consume(sink)
+    }) {
+        Benchmark.report("heading.pipeline.allocations", Double(allocations) / Double(samples.count), "allocations/sample")
+    } else {
+        print("heading.pipeline.allocations n/a allocations/sample (needs LD_PRELOAD of count-allocations.so; make bench does it)")
     }
 }
 
@@ -78,6 +105,11 @@ func runHaptics() {
     let edgesPerPulse = Double(cues.reduce(0) { $0 + renderer.pulse(for: $1).steps.count }) / Double(cues.count)
     let nanosecondsPerPulse = Benchmark.nanosecondsPerOperation(cues) { Double(renderer.pulse(for: $0).steps.count) }
     Benchmark.report("haptics.render.edge", nanosecondsPerPulse / edgesPerPulse, "ns/edge")
+    // Rendering builds a small array per pulse (a few a second): allowed, and a check that the
+    // allocation counter counts.
+    if let allocations = Benchmark.allocations({ Benchmark.consume(Double(cues.map { renderer.pulse(for: $0).steps.count }.count)) }) {
+        Benchmark.report("haptics.render.allocations", Double(allocations) / Double(cues.count), "allocations/pulse")
+    }
 
     let channel = CountingChannel(periodNanoseconds: settings.periodNanoseconds)
     let player = HapticPlayer(channel: channel, settings: settings, clock: ContinuousClock())
