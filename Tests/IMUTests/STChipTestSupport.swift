@@ -78,3 +78,46 @@ func truths(fullScale: Double) -> [Vector3] {
 /// The same Int16 in six bytes is six copies of one byte only by accident; a block with
 /// distinct bytes tells a repeated register apart from an incrementing read.
 func isOneByteRepeated(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 == bytes[0] } }
+
+/// How an ST output block answers a burst read.
+enum BurstBehaviour: Sendable {
+    /// Auto-increment only with the 0x80 sub-address bit: without it a burst repeats the first
+    /// output register.
+    case multiReadBit
+    /// Auto-increment by itself, with the sub-address used as sent (LSM303DLHC magnetometer).
+    case native
+    /// Auto-increment by itself, the 0x80 bit ignored (LSM303AGR magnetometer).
+    case nativeIgnoringMultiReadBit
+    /// Auto-increment while IF_INC (bit 2) is set in `control`, which the driver writes as 0x44
+    /// (BDU, IF_INC); there is no 0x80 bit (LSM6DS family, LSM9DS1 accelerometer/gyroscope).
+    case addressIncrement(control: UInt8)
+}
+
+/// Checks how bursts at `output` read on `emulator`, whose output block holds a sample with
+/// six distinct bytes. The reads clear the data-ready bits, so set a new sample afterwards.
+/// - Parameter output: the first output register, without the 0x80 bit.
+func expectBurst(
+    _ behaviour: BurstBehaviour, on emulator: any RegisterEmulator, at output: UInt8,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let multiRead = output | 0x80
+    switch behaviour {
+    case .multiReadBit:
+        #expect(isOneByteRepeated(emulator.read(register: output, count: 6)), sourceLocation: sourceLocation)
+        #expect(!isOneByteRepeated(emulator.read(register: multiRead, count: 6)), sourceLocation: sourceLocation)
+    case .native:
+        #expect(!isOneByteRepeated(emulator.read(register: output, count: 6)), sourceLocation: sourceLocation)
+    case .nativeIgnoringMultiReadBit:
+        let plain = emulator.read(register: output, count: 6)
+        #expect(!isOneByteRepeated(plain), sourceLocation: sourceLocation)
+        #expect(emulator.read(register: multiRead, count: 6) == plain, sourceLocation: sourceLocation)
+    case .addressIncrement(let control):
+        emulator.write(register: control, value: 0x40)  // BDU only, IF_INC cleared
+        #expect(isOneByteRepeated(emulator.read(register: output, count: 6)), sourceLocation: sourceLocation)
+        emulator.write(register: control, value: 0x44)
+        #expect(!isOneByteRepeated(emulator.read(register: output, count: 6)), sourceLocation: sourceLocation)
+        #expect(
+            emulator.read(register: multiRead, count: 6).allSatisfy { $0 == 0 }, "there is no 0x80 multi-read bit",
+            sourceLocation: sourceLocation)
+    }
+}

@@ -14,7 +14,7 @@ import Heading
 ///
 /// Reads of either output set the sub-address MSB (0x80), which the part requires for
 /// auto-increment. WHO_AM_I (0x49) is the same as the LSM9DS0's XM die.
-public final class LSM303D: MagnetometerDriver, AccelerometerDriver {
+public final class LSM303D: STSensor, MagnetometerDriver, AccelerometerDriver {
     /// The registers, with the datasheet's names and addresses.
     public enum Register: UInt8, Sendable, CaseIterable {
         case tempOutL = 0x05
@@ -110,7 +110,9 @@ public final class LSM303D: MagnetometerDriver, AccelerometerDriver {
     static let newDataMask: UInt8 = 0b0000_0111
 
     /// The writes `configure()` makes, in order (Pololu's): accelerometer range, then its rate,
-    /// then the magnetometer's resolution and rate, range, and the mode that leaves power-down.
+    /// then the magnetometer's resolution and rate, range, and the mode that leaves power-down
+    /// (CTRL2 ← 0x08, CTRL1 ← 0x5F, CTRL5 ← 0x70, CTRL6 ← 0x20, CTRL7 ← 0x00). `configure()` sets
+    /// up both halves, so calling it from each role is harmless.
     static let initSequence: [(register: Register, value: UInt8)] = [
         (.ctrl2, accelerometerFullScale4g),
         (.ctrl1, accelerometerRate50Hz | blockDataUpdate | allAxesEnabled),
@@ -119,45 +121,30 @@ public final class LSM303D: MagnetometerDriver, AccelerometerDriver {
         (.ctrl7, magnetometerContinuous),
     ]
 
-    private let device: any I2CDevice
-
     /// A driver for the chip at `device`; nothing is written until `configure()`.
     /// - Parameter device: the chip (0x1D or 0x1E).
-    public init(device: any I2CDevice) { self.device = device }
-
-    /// Whether WHO_AM_I reads 0x49 (also true of an LSM9DS0's XM die).
-    /// - Throws: `I2CError` when the chip does not answer.
-    public func hasExpectedIdentity() throws(I2CError) -> Bool {
-        try device.readRegister(Register.whoAmI.rawValue) == Self.expectedIdentity
-    }
-
-    /// Starts continuous sampling on both halves: CTRL2 ← 0x08, CTRL1 ← 0x5F, CTRL5 ← 0x70,
-    /// CTRL6 ← 0x20, CTRL7 ← 0x00.
-    /// - Throws: `I2CError` from the first write that fails.
-    public func configure() throws(I2CError) {
-        for write in Self.initSequence {
-            try device.writeRegister(write.register.rawValue, write.value)
-        }
+    public init(device: any I2CDevice) {
+        super.init(
+            device: device, identityRegister: Register.whoAmI, identity: Self.expectedIdentity,
+            initSequence: Self.initSequence)
     }
 
     /// The latest field in µT, chip axes; nil when STATUS_M announces no new sample.
     /// - Throws: `I2CError`.
     public func readMagneticField() throws(I2CError) -> Vector3? {
-        let status = try device.readRegister(Register.statusM.rawValue)
-        guard status & Self.newDataMask != 0 else { return nil }
-        let bytes = try STSensor.readBlock(
-            device, from: Register.outXLM.rawValue | STSensor.multiReadBit, count: STSensor.vectorByteCount)
-        return Self.decodeField(bytes, microteslaPerLSB: Self.microteslaPerLSB)
+        try readNewBlock(
+            status: Register.statusM.rawValue, readyMask: Self.newDataMask,
+            output: Register.outXLM.rawValue | Self.multiReadBit
+        ).map { Self.decodeField($0, microteslaPerLSB: Self.microteslaPerLSB) }
     }
 
     /// The latest specific force in g, chip axes; nil when STATUS_A announces no new sample.
     /// - Throws: `I2CError`.
     public func readAcceleration() throws(I2CError) -> Vector3? {
-        let status = try device.readRegister(Register.statusA.rawValue)
-        guard status & Self.newDataMask != 0 else { return nil }
-        let bytes = try STSensor.readBlock(
-            device, from: Register.outXLA.rawValue | STSensor.multiReadBit, count: STSensor.vectorByteCount)
-        return Self.decodeAcceleration(bytes, gPerLSB: Self.gPerLSB)
+        try readNewBlock(
+            status: Register.statusA.rawValue, readyMask: Self.newDataMask,
+            output: Register.outXLA.rawValue | Self.multiReadBit
+        ).map { Self.decodeAcceleration($0, gPerLSB: Self.gPerLSB) }
     }
 
     /// Magnetometer bytes to the field in µT.

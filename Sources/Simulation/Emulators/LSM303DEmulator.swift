@@ -8,7 +8,7 @@ import Heading
 /// Sensitivities: magnetometer 0.080/0.160/0.320/0.479 mgauss per count for ±2/4/8/12 gauss
 /// (datasheet; the kernel's LSM9DS0 table differs, sensors.md §3.4), accelerometer
 /// 0.061/0.122/0.183/0.244/0.732 mg per count for ±2/4/6/8/16 g.
-public final class LSM303DEmulator: MagnetometerEmulator, AccelerometerEmulator {
+public final class LSM303DEmulator: STSensorEmulator, MagnetometerEmulator, AccelerometerEmulator {
     private enum Address {
         static let statusM: UInt8 = 0x07
         static let outXLM: UInt8 = 0x08
@@ -44,10 +44,7 @@ public final class LSM303DEmulator: MagnetometerEmulator, AccelerometerEmulator 
     /// CTRL6 MFS[6:5].
     private static let magnetometerScaleShift = 5
     private static let magnetometerScaleMask: UInt8 = 0b11
-    /// CTRL7 MD[1:0]: 00 continuous, 01 single, 10/11 power-down.
-    private static let modeMask: UInt8 = 0b11
-    private static let continuousMode = 0b00
-    private static let singleMode = 0b01
+    /// CTRL7 MD[1:0] after a single conversion: 10, power-down.
     private static let powerDown: UInt8 = 0b10
     /// mg per count for AFS = 000 … 100 (other codes are not in the datasheet).
     private static let milligPerLSB = [0.061, 0.122, 0.183, 0.244, 0.732]
@@ -57,18 +54,11 @@ public final class LSM303DEmulator: MagnetometerEmulator, AccelerometerEmulator 
     private static let gPerMilligravity = 1e-3
     /// µT per mgauss.
     private static let microteslaPerMilligauss = 0.1
-    /// STATUS_M and STATUS_A: X Y Z ZYX new-data in bits 3:0, the matching overrun bits in 7:4.
-    private static let readyMask: UInt8 = 0x0F
-    private static let overrunMask: UInt8 = 0xF0
-
-    public let address: UInt8
-    private let registers: STRegisterMap
 
     /// An LSM303D at its power-on state.
     /// - Parameter address: 0x1D (SA0 high, the default) or 0x1E.
     public init(address: UInt8 = 0x1D) {
-        self.address = address
-        registers = STRegisterMap(
+        let registers = STRegisterMap(
             resetValues: [
                 Address.whoAmI: Self.identity, Address.intCtrlM: Self.intCtrlMReset, Address.ctrl1: Self.ctrl1Reset,
                 Address.ctrl5: Self.ctrl5Reset, Address.ctrl6: Self.ctrl6Reset, Address.ctrl7: Self.ctrl7Reset,
@@ -76,36 +66,29 @@ public final class LSM303DEmulator: MagnetometerEmulator, AccelerometerEmulator 
             writable: Address.writable,
             autoIncrement: .multiReadBit,
             outputBlocks: [
-                .init(
-                    first: Address.outXLM, statusRegisters: [Address.statusM], readyMask: Self.readyMask,
-                    overrunMask: Self.overrunMask),
-                .init(
-                    first: Address.outXLA, statusRegisters: [Address.statusA], readyMask: Self.readyMask,
-                    overrunMask: Self.overrunMask),
+                .perAxisStatus(first: Address.outXLM, status: Address.statusM),
+                .perAxisStatus(first: Address.outXLA, status: Address.statusA),
             ])
+        super.init(address: address, registers: registers)
     }
-
-    public func read(register: UInt8, count: Int) -> [UInt8] { registers.read(register: register, count: count) }
-
-    public func write(register: UInt8, value: UInt8) { registers.write(register: register, value: value) }
 
     /// A new magnetometer sample, when that half is converting; a single conversion returns it
     /// to power-down.
+    /// - Parameter microtesla: the field, µT, chip axes.
     public func setField(_ microtesla: Vector3) {
-        let mode = registers.field(Address.ctrl7, shift: 0, mask: Self.modeMask)
-        guard mode == Self.continuousMode || mode == Self.singleMode else { return }
-        let scale = registers.field(Address.ctrl6, shift: Self.magnetometerScaleShift, mask: Self.magnetometerScaleMask)
-        let lsb = Self.milligaussPerLSB[scale] * Self.microteslaPerMilligauss
-        registers.store(
-            STRegisterMap.counts((microtesla.x, microtesla.y, microtesla.z), lsb: lsb), at: Address.outXLM,
-            order: .littleEndian)
-        registers.announce(blockAt: Address.outXLM)
-        if mode == Self.singleMode {
-            registers[Address.ctrl7] = registers[Address.ctrl7] & ~Self.modeMask | Self.powerDown
+        registers.convertIfMeasuring(modeRegister: Address.ctrl7, powerDown: Self.powerDown) {
+            let scale = registers.field(
+                Address.ctrl6, shift: Self.magnetometerScaleShift, mask: Self.magnetometerScaleMask)
+            let lsb = Self.milligaussPerLSB[scale] * Self.microteslaPerMilligauss
+            registers.store(
+                STRegisterMap.counts((microtesla.x, microtesla.y, microtesla.z), lsb: lsb), at: Address.outXLM,
+                order: .littleEndian)
+            registers.announce(blockAt: Address.outXLM)
         }
     }
 
     /// A new accelerometer sample, when that half is not powered down.
+    /// - Parameter g: the specific force, g, chip axes.
     public func setAcceleration(_ g: Vector3) {
         guard registers.field(Address.ctrl1, shift: Self.accelerometerRateShift, mask: Self.accelerometerRateMask) != 0
         else { return }
@@ -120,5 +103,6 @@ public final class LSM303DEmulator: MagnetometerEmulator, AccelerometerEmulator 
     }
 
     /// Ignored: the part has no gyroscope.
+    /// - Parameter degreesPerSecond: the angular rate, which no register shows.
     public func setAngularRate(_ degreesPerSecond: Vector3) {}
 }

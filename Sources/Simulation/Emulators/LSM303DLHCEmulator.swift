@@ -4,7 +4,7 @@ import Heading
 /// 0x0F reads 0x3C and IRA/IRB/IRC (0x0A–0x0C) read "H43" as on an HMC5883L; sleep after reset;
 /// gains with a smaller Z than X/Y; 12-bit output at 0x03…0x08, big-endian, in the order X, Z,
 /// Y; DRDY in SR_REG_M; native auto-increment (the sub-address is used as sent).
-public final class LSM303DLHCMagnetometerEmulator: MagnetometerEmulator {
+public final class LSM303DLHCMagnetometerEmulator: STSensorEmulator, MagnetometerEmulator {
     private enum Address {
         static let craReg: UInt8 = 0x00
         static let crbReg: UInt8 = 0x01
@@ -27,10 +27,7 @@ public final class LSM303DLHCMagnetometerEmulator: MagnetometerEmulator {
     private static let craRegReset: UInt8 = 0x10
     /// CRB_REG_M after reset: GN = 001 (±1.3 gauss).
     private static let crbRegReset: UInt8 = 0x20
-    /// MR_REG_M MD[1:0]: 00 continuous, 01 single, 10/11 sleep (the reset value is 11).
-    private static let modeMask: UInt8 = 0b11
-    private static let continuousMode = 0b00
-    private static let singleMode = 0b01
+    /// MR_REG_M MD[1:0] after reset and after a single conversion: 11, sleep.
     private static let sleep: UInt8 = 0b11
     /// CRB_REG_M GN[7:5].
     private static let gainShift = 5
@@ -40,19 +37,17 @@ public final class LSM303DLHCMagnetometerEmulator: MagnetometerEmulator {
     private static let lsbPerGauss: [(xy: Double, z: Double)] = [
         (1100, 980), (1100, 980), (855, 760), (670, 600), (450, 400), (400, 355), (330, 295), (230, 205),
     ]
+    /// µT per gauss.
+    private static let microteslaPerGauss = 100.0
     /// The output is a 12-bit two's-complement value.
     private static let outputBits = 12
     /// SR_REG_M DRDY[0].
     private static let dataReady: UInt8 = 1 << 0
 
-    public let address: UInt8
-    private let registers: STRegisterMap
-
     /// An LSM303DLHC magnetometer at its power-on state.
     /// - Parameter address: 0x1E, the only address the part has.
     public init(address: UInt8 = 0x1E) {
-        self.address = address
-        registers = STRegisterMap(
+        let registers = STRegisterMap(
             resetValues: [
                 Address.craReg: Self.craRegReset, Address.crbReg: Self.crbRegReset, Address.mrReg: Self.sleep,
                 Address.iraReg: Self.identification[0], Address.irbReg: Self.identification[1],
@@ -61,59 +56,43 @@ public final class LSM303DLHCMagnetometerEmulator: MagnetometerEmulator {
             writable: [Address.craReg, Address.crbReg, Address.mrReg],
             autoIncrement: .always,
             outputBlocks: [.init(first: Address.outXH, statusRegisters: [Address.srReg], readyMask: Self.dataReady)])
+        super.init(address: address, registers: registers)
     }
-
-    public func read(register: UInt8, count: Int) -> [UInt8] { registers.read(register: register, count: count) }
-
-    public func write(register: UInt8, value: UInt8) { registers.write(register: register, value: value) }
 
     /// A new sample of the field, when the die is converting; a single conversion returns it to
     /// sleep.
+    /// - Parameter microtesla: the field, µT, chip axes.
     public func setField(_ microtesla: Vector3) {
-        let mode = registers.field(Address.mrReg, shift: 0, mask: Self.modeMask)
-        guard mode == Self.continuousMode || mode == Self.singleMode else { return }
-        let gain = Self.lsbPerGauss[registers.field(Address.crbReg, shift: Self.gainShift, mask: Self.gainMask)]
-        let microteslaPerGauss = 100.0
-        func counts(_ value: Double, lsbPerGauss: Double) -> Int {
-            STRegisterMap.counts(value, lsb: microteslaPerGauss / lsbPerGauss, bits: Self.outputBits)
+        registers.convertIfMeasuring(modeRegister: Address.mrReg, powerDown: Self.sleep) {
+            let gain = Self.lsbPerGauss[registers.field(Address.crbReg, shift: Self.gainShift, mask: Self.gainMask)]
+            func counts(_ value: Double, lsbPerGauss: Double) -> Int {
+                STRegisterMap.counts(value, lsb: Self.microteslaPerGauss / lsbPerGauss, bits: Self.outputBits)
+            }
+            registers.store(counts(microtesla.x, lsbPerGauss: gain.xy), at: Address.outXH, order: .bigEndian)
+            registers.store(counts(microtesla.z, lsbPerGauss: gain.z), at: Address.outZH, order: .bigEndian)
+            registers.store(counts(microtesla.y, lsbPerGauss: gain.xy), at: Address.outYH, order: .bigEndian)
+            registers.announce(blockAt: Address.outXH)
         }
-        registers.store(counts(microtesla.x, lsbPerGauss: gain.xy), at: Address.outXH, order: .bigEndian)
-        registers.store(counts(microtesla.z, lsbPerGauss: gain.z), at: Address.outZH, order: .bigEndian)
-        registers.store(counts(microtesla.y, lsbPerGauss: gain.xy), at: Address.outYH, order: .bigEndian)
-        registers.announce(blockAt: Address.outXH)
-        if mode == Self.singleMode { registers[Address.mrReg] |= Self.sleep }
     }
 }
 
-/// The accelerometer die of an ST LSM303DLHC on the simulated bus: WHO_AM_I_A 0x33 (the same as
-/// the LSM303AGR's), power-down after reset, left-justified output at 1/2/4/12 mg per 12-bit
-/// count for ±2/4/8/16 g in high-resolution mode, and auto-increment only with the 0x80 bit.
+/// The accelerometer die of an ST LSM303DLHC on the simulated bus: 1/2/4/12 mg per 12-bit count
+/// for ±2/4/8/16 g in high-resolution mode; the rest is the family's
+/// (`LSM303AccelerometerFamilyEmulator`): WHO_AM_I_A 0x33 (the same as the LSM303AGR's),
+/// power-down after reset, left-justified output, and auto-increment only with the 0x80 bit.
 /// Normal (10-bit) and low-power (8-bit) sensitivities are derived as 4 and 16 times the
 /// high-resolution ones; the datasheet lists only the latter.
-public final class LSM303DLHCAccelerometerEmulator: AccelerometerEmulator {
+public final class LSM303DLHCAccelerometerEmulator: LSM303AccelerometerFamilyEmulator, AccelerometerEmulator {
     /// mg per count, by resolution, for FS = 00 (±2 g), 01 (±4 g), 10 (±8 g), 11 (±16 g).
-    private static let milligPerLSB: [LSM303AccelerometerModel.Resolution: [Double]] = [
+    private static let milligPerLSB: [Resolution: [Double]] = [
         .highResolution: [1, 2, 4, 12],
         .normal: [4, 8, 16, 48],
         .lowPower: [16, 32, 64, 192],
     ]
 
-    public let address: UInt8
-    private let model: LSM303AccelerometerModel
-
     /// An LSM303DLHC accelerometer at its power-on state.
     /// - Parameter address: 0x19 (SA0 high, the breakouts' wiring).
     public init(address: UInt8 = 0x19) {
-        self.address = address
-        model = LSM303AccelerometerModel(milligPerLSB: Self.milligPerLSB)
+        super.init(address: address, milligPerLSB: Self.milligPerLSB)
     }
-
-    public func read(register: UInt8, count: Int) -> [UInt8] { model.registers.read(register: register, count: count) }
-
-    public func write(register: UInt8, value: UInt8) { model.registers.write(register: register, value: value) }
-
-    public func setAcceleration(_ g: Vector3) { model.setAcceleration(g) }
-
-    /// Ignored: the part has no gyroscope.
-    public func setAngularRate(_ degreesPerSecond: Vector3) {}
 }

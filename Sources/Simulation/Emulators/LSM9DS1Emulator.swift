@@ -8,7 +8,7 @@ import Heading
 /// A non-zero ODR_G in CTRL_REG1_G runs both sensors; ODR_XL in CTRL_REG6_XL alone runs the
 /// accelerometer only. Sensitivities: ±2/4/8/16 g at 0.061/0.122/0.244/0.732 mg per count,
 /// ±245/500/2000 °/s at 8.75/17.50/70 m°/s per count.
-public final class LSM9DS1AccelerometerGyroscopeEmulator: AccelerometerEmulator {
+public final class LSM9DS1AccelerometerGyroscopeEmulator: STSensorEmulator, AccelerometerEmulator {
     private enum Address {
         static let whoAmI: UInt8 = 0x0F
         static let ctrlReg1G: UInt8 = 0x10
@@ -48,14 +48,10 @@ public final class LSM9DS1AccelerometerGyroscopeEmulator: AccelerometerEmulator 
     private static let accelerometerDataReady: UInt8 = 1 << 0
     private static let gyroscopeDataReady: UInt8 = 1 << 1
 
-    public let address: UInt8
-    private let registers: STRegisterMap
-
     /// An LSM9DS1 accelerometer/gyroscope at its power-on state.
     /// - Parameter address: 0x6A (SA0 low, Sense HAT and BerryIMU) or 0x6B (Adafruit).
     public init(address: UInt8 = 0x6A) {
-        self.address = address
-        registers = STRegisterMap(
+        let registers = STRegisterMap(
             resetValues: [
                 Address.whoAmI: Self.identity, Address.ctrlReg4: Self.allAxesEnabled,
                 Address.ctrlReg5XL: Self.allAxesEnabled, Address.ctrlReg8: Self.addressIncrement,
@@ -70,13 +66,11 @@ public final class LSM9DS1AccelerometerGyroscopeEmulator: AccelerometerEmulator 
                     first: Address.outXXL, statusRegisters: [Address.statusReg, Address.statusRegCopy],
                     readyMask: Self.accelerometerDataReady),
             ])
+        super.init(address: address, registers: registers)
     }
 
-    public func read(register: UInt8, count: Int) -> [UInt8] { registers.read(register: register, count: count) }
-
-    public func write(register: UInt8, value: UInt8) { registers.write(register: register, value: value) }
-
     /// A new accelerometer sample, when either rate is set.
+    /// - Parameter g: the specific force, g, chip axes.
     public func setAcceleration(_ g: Vector3) {
         guard gyroscopeRunning || rate(Address.ctrlReg6XL) != 0 else { return }
         let lsb = Self.milligPerLSB[registers.field(Address.ctrlReg6XL, shift: Self.scaleShift, mask: Self.scaleMask)]
@@ -86,6 +80,7 @@ public final class LSM9DS1AccelerometerGyroscopeEmulator: AccelerometerEmulator 
     }
 
     /// A new gyroscope sample, when the gyroscope runs at a range the part has.
+    /// - Parameter degreesPerSecond: the angular rate, °/s, chip axes.
     public func setAngularRate(_ degreesPerSecond: Vector3) {
         guard gyroscopeRunning,
             let lsb = Self.millidegreesPerSecondPerLSB[
@@ -104,15 +99,16 @@ public final class LSM9DS1AccelerometerGyroscopeEmulator: AccelerometerEmulator 
     }
 
     private var order: STRegisterMap.ByteOrder {
-        registers[Address.ctrlReg8] & Self.bigEndian != 0 ? .bigEndian : .littleEndian
+        registers.byteOrder(bigEndianBit: Self.bigEndian, in: Address.ctrlReg8)
     }
 }
 
-/// The magnetometer die of an ST LSM9DS1 on the simulated bus: WHO_AM_I_M 0x3D (the same as
-/// LIS3MDL's), power-down after reset, ±4/8/12/16 gauss at 0.14/0.29/0.43/0.58 mgauss per count,
+/// The magnetometer die of an ST LSM9DS1 on the simulated bus: ±4/8/12/16 gauss at
+/// 0.14/0.29/0.43/0.58 mgauss per count and writable offset registers; the rest is the family's
+/// (`LIS3MDLFamilyEmulator`): WHO_AM_I_M 0x3D (the same as LIS3MDL's), power-down after reset,
 /// little-endian output at 0x28…0x2D (big-endian with BLE), and auto-increment only with the
 /// 0x80 sub-address bit.
-public final class LSM9DS1MagnetometerEmulator: MagnetometerEmulator {
+public final class LSM9DS1MagnetometerEmulator: LIS3MDLFamilyEmulator, MagnetometerEmulator {
     /// The field per count for FS = 00, 01, 10, 11.
     private static let microteslaPerLSB = [0.014, 0.029, 0.043, 0.058]
     /// INT_CFG_M after reset.
@@ -120,21 +116,11 @@ public final class LSM9DS1MagnetometerEmulator: MagnetometerEmulator {
     /// OFFSET_X_REG_L_M … OFFSET_Z_REG_H_M.
     private static let offsetRegisters: Set<UInt8> = Set(0x05...0x0A)
 
-    public let address: UInt8
-    private let model: LIS3MDLClassMagnetometer
-
     /// An LSM9DS1 magnetometer at its power-on state.
     /// - Parameter address: 0x1C (Sense HAT and BerryIMU, the default) or 0x1E (Adafruit).
     public init(address: UInt8 = 0x1C) {
-        self.address = address
-        model = LIS3MDLClassMagnetometer(
-            identity: 0x3D, microteslaPerLSB: Self.microteslaPerLSB, intCfgReset: Self.intCfgReset,
+        super.init(
+            address: address, microteslaPerLSB: Self.microteslaPerLSB, intCfgReset: Self.intCfgReset,
             extraWritable: Self.offsetRegisters)
     }
-
-    public func read(register: UInt8, count: Int) -> [UInt8] { model.registers.read(register: register, count: count) }
-
-    public func write(register: UInt8, value: UInt8) { model.registers.write(register: register, value: value) }
-
-    public func setField(_ microtesla: Vector3) { model.setField(microtesla) }
 }

@@ -1,7 +1,7 @@
 /// The register file of one emulated ST sensor die: its 256 bytes, which of them a write may
 /// change, how the address pointer moves in a multi-byte read, and which status bits announce
-/// each output block and are cleared by reading it. The ST emulators in this folder are thin
-/// layers over it that turn a true field, force or rate into output counts.
+/// each output block and are cleared by reading it. The ST emulators in this folder hold one
+/// through `STSensorEmulator` and turn a true field, force or rate into output counts.
 final class STRegisterMap {
     /// How a multi-byte read advances through the registers.
     enum AutoIncrement {
@@ -37,9 +37,26 @@ final class STRegisterMap {
         var overrunMask: UInt8 = 0
 
         var registers: ClosedRange<Int> { Int(first)...Int(first) + 5 }
+
+        /// XDA, YDA, ZDA and ZYXDA in status bits 3:0, the matching overrun bits in 7:4.
+        private static let axisReadyMask: UInt8 = 0x0F
+        private static let axisOverrunMask: UInt8 = 0xF0
+
+        /// A block announced the way most ST status registers announce one (LIS3MDL, LSM9DS1
+        /// magnetometer, LSM303 accelerometers and AGR magnetometer, LSM303D): a new-data bit
+        /// per axis and one for all three in bits 3:0, and the matching overrun bits in 7:4.
+        static func perAxisStatus(first: UInt8, status: UInt8) -> OutputBlock {
+            OutputBlock(
+                first: first, statusRegisters: [status], readyMask: axisReadyMask, overrunMask: axisOverrunMask)
+        }
     }
 
     private static let registerCount = 256
+    /// MD[1:0] of the ST magnetometers' mode register: 00 continuous, 01 single, anything else
+    /// power-down (idle on the LSM303AGR, sleep on the LSM303DLHC).
+    private static let modeMask: UInt8 = 0b11
+    private static let continuousMode: UInt8 = 0b00
+    private static let singleMode: UInt8 = 0b01
     /// The sub-address MSB that asks multi-read parts to auto-increment.
     private static let multiReadBit: UInt8 = 0x80
     private var bytes: [UInt8]
@@ -106,6 +123,22 @@ final class STRegisterMap {
         guard writable.contains(address) else { return nil }
         bytes[Int(address)] = value
         return address
+    }
+
+    /// The output byte order a BLE bit selects: big-endian when `mask` is set in `register`.
+    func byteOrder(bigEndianBit mask: UInt8, in register: UInt8) -> ByteOrder {
+        bytes[Int(register)] & mask != 0 ? .bigEndian : .littleEndian
+    }
+
+    /// Runs `convert` when MD[1:0] of `modeRegister` asks for a conversion (00 continuous, 01
+    /// single); after a single conversion MD becomes `powerDown`, as on the parts.
+    func convertIfMeasuring(modeRegister: UInt8, powerDown: UInt8, _ convert: () -> Void) {
+        let mode = bytes[Int(modeRegister)] & Self.modeMask
+        guard mode == Self.continuousMode || mode == Self.singleMode else { return }
+        convert()
+        if mode == Self.singleMode {
+            bytes[Int(modeRegister)] = bytes[Int(modeRegister)] & ~Self.modeMask | powerDown
+        }
     }
 
     /// Puts three counts into the block starting at `first`, as int16.

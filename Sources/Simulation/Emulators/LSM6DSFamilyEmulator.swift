@@ -1,11 +1,14 @@
 import Heading
 
-/// The register behaviour the LSM6DS33, LSM6DSL and LSM6DSOX share: CTRL1_XL and CTRL2_G
-/// rates and ranges (both powered down after reset), CTRL3_C BDU/IF_INC/BLE, STATUS_REG (0x1E)
-/// with XLDA and GDA, gyroscope output at 0x22…0x27 and accelerometer output at 0x28…0x2D, and
-/// auto-increment while CTRL3_C.IF_INC is set (the reset value). There is no 0x80 multi-read
-/// bit: a read at 0x80 | register reads an empty register.
-final class LSM6DSClassModel {
+/// The register behaviour the LSM6DS33, LSM6DSL and LSM6DSOX emulators share: CTRL1_XL and
+/// CTRL2_G rates and ranges (both powered down after reset; ±2/4/8/16 g at
+/// 0.061/0.122/0.244/0.488 mg per count, ±125/250/500/1000/2000 °/s at 4.375/8.75/17.5/35/70
+/// m°/s per count), CTRL3_C BDU/IF_INC/BLE (little-endian output, big-endian with BLE),
+/// STATUS_REG (0x1E) with XLDA and GDA, gyroscope output at 0x22…0x27 and accelerometer output
+/// at 0x28…0x2D, and auto-increment while CTRL3_C.IF_INC is set (the reset value). There is no
+/// 0x80 multi-read bit: a read at 0x80 | register reads an empty register. Each chip's emulator
+/// adds its identity and reset values; this class is not used on its own.
+public class LSM6DSFamilyEmulator: STSensorEmulator {
     enum Address {
         static let int1Ctrl: UInt8 = 0x0D
         static let int2Ctrl: UInt8 = 0x0E
@@ -44,13 +47,13 @@ final class LSM6DSClassModel {
     private static let accelerometerDataReady: UInt8 = 1 << 0
     private static let gyroscopeDataReady: UInt8 = 1 << 1
 
-    let registers: STRegisterMap
-
+    /// An emulator at its power-on state.
     /// - Parameters:
+    ///   - address: 0x6A (SA0 low) or 0x6B.
     ///   - identity: WHO_AM_I.
     ///   - resetValues: further registers that are not zero after reset (CTRL9_XL, CTRL10_C).
-    init(identity: UInt8, resetValues: [UInt8: UInt8]) {
-        registers = STRegisterMap(
+    init(address: UInt8, identity: UInt8, resetValues: [UInt8: UInt8]) {
+        let registers = STRegisterMap(
             resetValues: resetValues.merging([Address.whoAmI: identity, Address.ctrl3C: Self.ctrl3CReset]) { $1 },
             writable: Set([Address.int1Ctrl, Address.int2Ctrl]).union(Address.ctrl1XL...Address.ctrl10C),
             autoIncrement: .whileSet(register: Address.ctrl3C, mask: Self.addressIncrement),
@@ -60,10 +63,12 @@ final class LSM6DSClassModel {
                     first: Address.outXXL, statusRegisters: [Address.statusReg],
                     readyMask: Self.accelerometerDataReady),
             ])
+        super.init(address: address, registers: registers)
     }
 
     /// A new accelerometer sample, when it is not powered down.
-    func setAcceleration(_ g: Vector3) {
+    /// - Parameter g: the specific force, g, chip axes.
+    public func setAcceleration(_ g: Vector3) {
         guard registers.field(Address.ctrl1XL, shift: Self.rateShift, mask: Self.rateMask) != 0 else { return }
         let lsb = Self.milligPerLSB[registers.field(Address.ctrl1XL, shift: Self.scaleShift, mask: Self.scaleMask)]
         registers.store(
@@ -72,7 +77,8 @@ final class LSM6DSClassModel {
     }
 
     /// A new gyroscope sample, when it is not powered down.
-    func setAngularRate(_ degreesPerSecond: Vector3) {
+    /// - Parameter degreesPerSecond: the angular rate, °/s, chip axes.
+    public func setAngularRate(_ degreesPerSecond: Vector3) {
         guard registers.field(Address.ctrl2G, shift: Self.rateShift, mask: Self.rateMask) != 0 else { return }
         let lsb =
             registers[Address.ctrl2G] & Self.fullScale125 != 0
@@ -86,6 +92,6 @@ final class LSM6DSClassModel {
     }
 
     private var order: STRegisterMap.ByteOrder {
-        registers[Address.ctrl3C] & Self.bigEndian != 0 ? .bigEndian : .littleEndian
+        registers.byteOrder(bigEndianBit: Self.bigEndian, in: Address.ctrl3C)
     }
 }

@@ -1,11 +1,12 @@
 import Heading
 
-/// The register behaviour the LSM303AGR and LSM303DLHC accelerometers share (LIS3DH class):
-/// CTRL_REG1_A rate and low-power bit, CTRL_REG4_A range, resolution and byte order; output
-/// at 0x28…0x2D left-justified in 16 bits (12-bit high-resolution, 10-bit normal, 8-bit
-/// low-power) and announced in STATUS_REG_A; auto-increment only with the 0x80 sub-address bit;
-/// power-down after reset.
-final class LSM303AccelerometerModel {
+/// The register behaviour the LSM303AGR and LSM303DLHC accelerometer emulators share (LIS3DH
+/// class): WHO_AM_I_A 0x33, CTRL_REG1_A rate and low-power bit, CTRL_REG4_A range, resolution
+/// and byte order; output at 0x28…0x2D left-justified in 16 bits (12-bit high-resolution,
+/// 10-bit normal, 8-bit low-power) and announced in STATUS_REG_A; auto-increment only with the
+/// 0x80 sub-address bit; power-down after reset; no gyroscope. Each chip's emulator adds its
+/// sensitivities; this class is not used on its own.
+public class LSM303AccelerometerFamilyEmulator: STSensorEmulator {
     /// The three output resolutions.
     enum Resolution: Int {
         case lowPower = 8, normal = 10, highResolution = 12
@@ -44,39 +45,34 @@ final class LSM303AccelerometerModel {
     private static let fullScaleShift = 4
     private static let fullScaleMask: UInt8 = 0b11
     private static let highResolutionEnable: UInt8 = 1 << 3
-    /// STATUS_REG_A: XDA YDA ZDA ZYXDA in bits 3:0, the matching overrun bits in 7:4.
-    private static let readyMask: UInt8 = 0x0F
-    private static let overrunMask: UInt8 = 0xF0
-
     /// g per mg.
     private static let gPerMilligravity = 1e-3
 
-    let registers: STRegisterMap
     private let milligPerLSB: [Resolution: [Double]]
 
+    /// An emulator at its power-on state.
     /// - Parameters:
+    ///   - address: 0x19 (SA0 high, the breakouts' wiring).
     ///   - milligPerLSB: mg per count of each resolution, for FS = 00, 01, 10, 11.
     ///   - extraWritable: registers beyond the common ones (the AGR's TEMP_CFG_REG_A, ACT_THS_A,
     ///     ACT_DUR_A).
-    init(milligPerLSB: [Resolution: [Double]], extraWritable: Set<UInt8> = []) {
+    init(address: UInt8, milligPerLSB: [Resolution: [Double]], extraWritable: Set<UInt8> = []) {
         precondition(milligPerLSB.values.allSatisfy { $0.count == 4 }, "one sensitivity per FS code")
         self.milligPerLSB = milligPerLSB
-        registers = STRegisterMap(
+        let registers = STRegisterMap(
             resetValues: [Address.whoAmI: Self.identity, Address.ctrlReg1: Self.ctrlReg1Reset],
             writable: Set<UInt8>([
                 Address.ctrlReg1, Address.ctrlReg2, Address.ctrlReg3, Address.ctrlReg4, Address.ctrlReg5,
                 Address.ctrlReg6, Address.reference, Address.fifoCtrl,
             ]).union(Address.interruptConfiguration).union(extraWritable),
             autoIncrement: .multiReadBit,
-            outputBlocks: [
-                .init(
-                    first: Address.outXL, statusRegisters: [Address.statusReg], readyMask: Self.readyMask,
-                    overrunMask: Self.overrunMask)
-            ])
+            outputBlocks: [.perAxisStatus(first: Address.outXL, status: Address.statusReg)])
+        super.init(address: address, registers: registers)
     }
 
     /// A new sample of `g`, when the die is not powered down.
-    func setAcceleration(_ g: Vector3) {
+    /// - Parameter g: the specific force, g, chip axes.
+    public func setAcceleration(_ g: Vector3) {
         guard registers.field(Address.ctrlReg1, shift: Self.rateShift, mask: Self.rateMask) != 0 else { return }
         let control4 = registers[Address.ctrlReg4]
         let resolution: Resolution =
@@ -90,7 +86,11 @@ final class LSM303AccelerometerModel {
         let justify = 16 - resolution.rawValue
         registers.store(
             (counts.x << justify, counts.y << justify, counts.z << justify), at: Address.outXL,
-            order: control4 & Self.bigEndian != 0 ? .bigEndian : .littleEndian)
+            order: registers.byteOrder(bigEndianBit: Self.bigEndian, in: Address.ctrlReg4))
         registers.announce(blockAt: Address.outXL)
     }
+
+    /// Ignored: the part has no gyroscope.
+    /// - Parameter degreesPerSecond: the angular rate, which no register shows.
+    public func setAngularRate(_ degreesPerSecond: Vector3) {}
 }
