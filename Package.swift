@@ -42,7 +42,8 @@ let package = Package(
 
         // Programs.
         .executableTarget(
-            name: "waypointd", dependencies: ["Daemon", "ControlProtocol", "GPSClient", "Haptics", "SystemSupport"]),
+            name: "waypointd",
+            dependencies: ["Daemon", "ControlProtocol", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
         .executableTarget(
             name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism"]),
         .executableTarget(

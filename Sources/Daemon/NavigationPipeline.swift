@@ -4,12 +4,8 @@ import Guidance
 import Heading
 
 /// Everything between a sensor event and what the wearer should feel: the heading pipeline,
-/// the magnetic model at the current place, the bearing and distance to the destination and
-/// the haptic rule. The same code serves the live daemon and `waypointd replay`, so a
-/// recording replays exactly as it ran.
-///
-/// The guidance state machine proper (arrival, warnings, fix timeouts) is the navigator of the
-/// daemon issue; this first version reports `idle`, `no-fix`, `no-heading` and `guiding`.
+/// the magnetic model at the current place and the navigator. The same code serves the live
+/// daemon and `waypointd replay`, so a recording replays exactly as it ran.
 public struct NavigationPipeline: Sendable {
     /// What the pipeline concluded after one IMU sample.
     public struct Output: Sendable, Equatable {
@@ -29,66 +25,60 @@ public struct NavigationPipeline: Sendable {
     static let modelRefreshSeconds = 3600.0
 
     private var estimator: HeadingEstimator
-    private let rule: HapticRule
+    /// The guidance state machine.
+    public private(set) var navigator: Navigator
     private var fix: Fix?
-    private var destination: Coordinate?
     private var model: HeadingEstimator.ModelField?
     private var modelPlace: Coordinate?
     private var modelTime: Double = -.infinity
     private var lastIMUSeconds: Double?
+    private var lastHeading: HeadingEstimate?
 
     /// A pipeline with the given settings and no history.
-    public init(heading: HeadingEstimator.Settings = .init(), rule: HapticRule = HapticRule(),
+    public init(heading: HeadingEstimator.Settings = .init(), navigation: Navigator.Settings = .init(),
                 calibration: MagneticCalibration? = nil) {
         estimator = HeadingEstimator(settings: heading, calibration: calibration)
-        self.rule = rule
+        navigator = Navigator(settings: navigation)
     }
 
-    /// Takes one event; returns an output for each IMU sample.
-    public mutating func handle(_ event: RecordingEvent) -> Output? {
+    /// Takes one event; returns the navigator's actions, and an output for each IMU sample.
+    public mutating func handle(_ event: RecordingEvent) -> (actions: [Navigator.Action], output: Output?) {
         switch event.kind {
         case .calibration(let calibration):
             estimator.calibration = calibration
-            return nil
+            return (navigator.tick(at: event.seconds), nil)
         case .destination(let coordinate, _):
-            destination = coordinate
-            return nil
+            let actions = coordinate.map { navigator.setDestination($0, at: event.seconds) }
+                ?? navigator.clearDestination(at: event.seconds)
+            return (actions, nil)
         case .fix(let newFix):
             fix = newFix
             refreshModel(at: event.seconds)
-            return nil
+            return (navigator.receive(newFix, at: event.seconds), nil)
         case .imu(let sample):
             let seconds = lastIMUSeconds.map { event.seconds - $0 } ?? 0
             lastIMUSeconds = event.seconds
-            let estimate = estimator.update(sample, seconds: seconds, model: model)
-            return output(estimate, at: event.seconds)
+            var estimate = estimator.update(sample, seconds: seconds, model: model)
+            // Without the model there is no declination: the heading cannot be a true one.
+            if model == nil {
+                estimate.trueDegrees = nil
+                estimate.problem = estimate.problem ?? .noSolution
+            }
+            lastHeading = estimate
+            let actions = navigator.receive(estimate, at: event.seconds)
+            return (actions, output(at: event.seconds))
         }
     }
 
-    private func output(_ estimate: HeadingEstimate, at seconds: Double) -> Output {
-        var output = Output(seconds: seconds, state: "idle")
-        output.headingDegrees = model == nil ? nil : estimate.trueDegrees
-        guard let destination else { return output }
-        guard let fix, let here = fix.coordinate else {
-            output.state = "no-fix"
-            return output
-        }
-        let path = Geodesic.wgs84.inverse(
-            latitude1Degrees: here.latitudeDegrees, longitude1Degrees: here.longitudeDegrees,
-            latitude2Degrees: destination.latitudeDegrees, longitude2Degrees: destination.longitudeDegrees)
-        output.bearingDegrees = Angle.normalized(path.initialAzimuthDegrees)
-        output.distanceMeters = path.distanceMeters
-        guard estimate.isReliable, let heading = output.headingDegrees, let bearing = output.bearingDegrees else {
-            output.state = "no-heading"
-            return output
-        }
-        output.state = "guiding"
-        let error = Angle.signedDifference(from: heading, to: bearing)
-        output.errorDegrees = error
-        let cue = rule.cue(alignmentErrorDegrees: error)
-        output.intensity = cue?.intensity ?? 0
-        output.sharpness = cue?.sharpness ?? 0
-        return output
+    private func output(at seconds: Double) -> Output {
+        let course = navigator.course
+        let guiding = navigator.state == .guiding
+        return Output(
+            seconds: seconds, state: navigator.state.rawValue, headingDegrees: lastHeading?.trueDegrees,
+            bearingDegrees: course?.bearingDegrees, distanceMeters: course?.distanceMeters,
+            errorDegrees: guiding ? course?.errorDegrees : nil,
+            intensity: guiding ? navigator.cue?.intensity ?? 0 : nil,
+            sharpness: guiding ? navigator.cue?.sharpness ?? 0 : nil)
     }
 
     /// Re-evaluates WMM2025 when the wearer has moved far enough or enough time has passed,

@@ -13,7 +13,7 @@ public enum Replay {
             guard !trimmed.isEmpty else { continue }
             do throws(RecordingError) {
                 let event = try RecordingEvent(parsing: String(trimmed), line: index + 1)
-                if let output = pipeline.handle(event) { emit(encode(output)) }
+                if let output = pipeline.handle(event).output { emit(encode(output)) }
             } catch {
                 errors.append(error)
             }

@@ -27,6 +27,20 @@ public struct HeadingEstimate: Sendable, Hashable {
     /// Nil when the heading can guide; otherwise the first reason it cannot.
     public var problem: Problem?
 
+    /// An estimate from its parts.
+    public init(
+        magneticDegrees: Double?, trueDegrees: Double?, declinationDegrees: Double, fieldMicrotesla: Double?,
+        inclinationDegrees: Double?, interferenceScore: Double, problem: Problem?
+    ) {
+        self.magneticDegrees = magneticDegrees
+        self.trueDegrees = trueDegrees
+        self.declinationDegrees = declinationDegrees
+        self.fieldMicrotesla = fieldMicrotesla
+        self.inclinationDegrees = inclinationDegrees
+        self.interferenceScore = interferenceScore
+        self.problem = problem
+    }
+
     /// Whether the heading can guide the wearer.
     public var isReliable: Bool { problem == nil && trueDegrees != nil }
 }

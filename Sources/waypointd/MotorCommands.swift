@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import Guidance
 import Haptics
 import SystemSupport
 

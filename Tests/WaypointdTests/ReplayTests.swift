@@ -31,6 +31,10 @@ struct ReplayTests {
             let m = sample.magneticMicrotesla
             let a = sample.accelerationG
             lines.append(#"{"t":\#(t),"imu":{"mag":[\#(m.x),\#(m.y),\#(m.z)],"acc":[\#(a.x),\#(a.y),\#(a.z)]}}"#)
+            // A fix every second, as gpsd sends them.
+            if i % 50 == 49 {
+                lines.append(#"{"t":\#(t),"fix":{"time":"2026-07-02T10:00:00.000Z","mode":3,"lat":48.8584,"lon":2.2945,"altHAE":80,"eph":4}}"#)
+            }
             truth.append((t, yaw, turning))
         }
         return (lines.joined(separator: "\n") + "\n", truth)
@@ -53,7 +57,7 @@ struct ReplayTests {
         var errors: [Double] = []
         for (line, expected) in zip(lines, truth) {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(object["state"] as? String == "guiding")
+            #expect(object["state"] as? String == "guiding", "\(expected.seconds)")
             #expect(abs((object["bearing"] as? Double ?? 0) - bearing) < 1e-6)
             guard expected.seconds > 1, !expected.turning, let heading = object["heading"] as? Double else { continue }
             // The simulated wearer's yaw is a true heading; the pipeline adds WMM's declination

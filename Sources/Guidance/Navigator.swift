@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geodesy
+import Heading
+
+/// The guidance state machine: fixes, headings and commands in, the wearer's cue and patterns
+/// out. A value that returns actions; the daemon performs them. Pure: every event carries its
+/// time in seconds, so tests run on a manual clock and replay is deterministic.
+///
+/// States: `idle` (no destination) · `no-fix` (no fix, a stale fix, or one with too large an
+/// error) · `no-heading` (the heading is unreliable) · `guiding` · `arrived` (within
+/// max(arrival radius, 2·eph) on two consecutive fixes). The motor is silent in every state but
+/// `guiding`, apart from patterns. Losing the fix or the heading while guiding plays a warning,
+/// repeated every `warningIntervalSeconds` while it lasts.
+public struct Navigator: Sendable {
+    /// The states, named as `status` reports them.
+    public enum State: String, Sendable, Hashable {
+        case idle
+        case noFix = "no-fix"
+        case noHeading = "no-heading"
+        case guiding
+        case arrived
+    }
+
+    /// What the daemon must do.
+    public enum Action: Sendable, Hashable {
+        /// Drive the motor with this cue from now on (nil: silent).
+        case cue(HapticCue?)
+        /// Play a pattern.
+        case play(HapticPattern)
+    }
+
+    /// Settings, with documented defaults.
+    public struct Settings: Sendable, Hashable {
+        /// A fix older than this is stale, seconds. Default 3.
+        public var fixTimeoutSeconds = 3.0
+        /// A fix whose horizontal error (eph) is above this cannot guide, metres. Default 50.
+        public var maximumPositionErrorMeters = 50.0
+        /// Arrived within this distance (or 2·eph if larger), metres. Default 15.
+        public var arrivalRadiusMeters = 15.0
+        /// Repeat the warning this often while guidance is lost, seconds. Default 10.
+        public var warningIntervalSeconds = 10.0
+        /// The zone never widens beyond this, degrees. Default 60.
+        public var maximumZoneDegrees = 60.0
+        /// The haptic rule.
+        public var rule = HapticRule()
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Where the wearer stands relative to the destination, for `status`.
+    public struct Course: Sendable, Hashable {
+        /// Initial bearing to the destination, degrees from true north, [0, 360).
+        public var bearingDegrees: Double
+        /// Distance, metres.
+        public var distanceMeters: Double
+        /// Bearing minus heading, (−180, 180]; positive means the destination is to the right.
+        public var errorDegrees: Double?
+        /// The zone in use, degrees (wider than the setting when GPS error makes the bearing uncertain).
+        public var zoneDegrees: Double
+    }
+
+    public let settings: Settings
+    /// The current state.
+    public private(set) var state: State = .idle
+    /// The destination, if any.
+    public private(set) var destination: Coordinate?
+    /// Whether the motor is muted (no cues, no patterns).
+    public private(set) var isMuted = false
+    /// The latest course, when there is a fix and a destination.
+    public private(set) var course: Course?
+    /// The latest cue sent.
+    public private(set) var cue: HapticCue?
+
+    private var fix: Fix?
+    private var fixSeconds = -Double.infinity
+    private var headingReliable = false
+    private var headingDegrees: Double?
+    private var arrivalCount = 0
+    private var lastWarningSeconds: Double?
+    private var wasGuiding = false
+
+    /// A navigator with no destination.
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    // MARK: - Commands
+
+    /// Sets a destination: plays the accepted pattern and starts guiding when it can.
+    public mutating func setDestination(_ coordinate: Coordinate, at seconds: Double) -> [Action] {
+        destination = coordinate
+        arrivalCount = 0
+        wasGuiding = false
+        lastWarningSeconds = nil
+        var actions = isMuted ? [] : [Action.play(.destinationAccepted)]
+        actions += update(at: seconds)
+        return actions
+    }
+
+    /// Clears the destination: silence.
+    public mutating func clearDestination(at seconds: Double) -> [Action] {
+        destination = nil
+        course = nil
+        return update(at: seconds)
+    }
+
+    /// Mutes or unmutes the motor.
+    public mutating func setMuted(_ muted: Bool, at seconds: Double) -> [Action] {
+        isMuted = muted
+        cue = nil
+        return update(at: seconds, forceCue: true)
+    }
+
+    // MARK: - Events
+
+    /// A fix from the GPS.
+    public mutating func receive(_ newFix: Fix, at seconds: Double) -> [Action] {
+        fix = newFix
+        fixSeconds = seconds
+        var actions: [Action] = []
+        if let destination, let here = usableFix(at: seconds)?.coordinate {
+            let eph = newFix.horizontalErrorMeters ?? 0
+            let distance = Self.path(from: here, to: destination).distanceMeters
+            let radius = max(settings.arrivalRadiusMeters, 2 * eph)
+            arrivalCount = distance <= radius ? arrivalCount + 1 : 0
+        }
+        actions += update(at: seconds)
+        return actions
+    }
+
+    /// A heading estimate from the compass (one per IMU sample).
+    public mutating func receive(_ estimate: HeadingEstimate, at seconds: Double) -> [Action] {
+        headingReliable = estimate.isReliable
+        headingDegrees = estimate.trueDegrees
+        return update(at: seconds)
+    }
+
+    /// Time passing: stale fixes, repeated warnings.
+    public mutating func tick(at seconds: Double) -> [Action] { update(at: seconds) }
+
+    // MARK: - The machine
+
+    private func usableFix(at seconds: Double) -> Fix? {
+        guard let fix, fix.hasPosition, seconds - fixSeconds <= settings.fixTimeoutSeconds else { return nil }
+        if let eph = fix.horizontalErrorMeters, eph > settings.maximumPositionErrorMeters { return nil }
+        return fix
+    }
+
+    private static func path(from here: Coordinate, to there: Coordinate) -> GeodesicInverse {
+        Geodesic.wgs84.inverse(
+            latitude1Degrees: here.latitudeDegrees, longitude1Degrees: here.longitudeDegrees,
+            latitude2Degrees: there.latitudeDegrees, longitude2Degrees: there.longitudeDegrees)
+    }
+
+    private mutating func update(at seconds: Double, forceCue: Bool = false) -> [Action] {
+        var actions: [Action] = []
+        let previous = state
+        var newCue: HapticCue?
+        if let destination {
+            if let here = usableFix(at: seconds)?.coordinate {
+                let path = Self.path(from: here, to: destination)
+                let bearing = Angle.normalized(path.initialAzimuthDegrees)
+                let eph = fix?.horizontalErrorMeters ?? 0
+                // When the position error makes the bearing itself that uncertain, widen the zone.
+                let uncertainty = path.distanceMeters > 0 ? atan(eph / path.distanceMeters) * 180 / .pi : 90
+                let zone = min(settings.maximumZoneDegrees, max(settings.rule.zoneDegrees, uncertainty))
+                let error = headingDegrees.map { Angle.signedDifference(from: $0, to: bearing) }
+                course = Course(bearingDegrees: bearing, distanceMeters: path.distanceMeters, errorDegrees: error, zoneDegrees: zone)
+                if state == .arrived || arrivalCount >= 2 {
+                    state = .arrived
+                } else if !headingReliable {
+                    state = .noHeading
+                } else {
+                    state = .guiding
+                    if let error { newCue = settings.rule.cue(alignmentErrorDegrees: error, zoneDegrees: zone) }
+                }
+            } else {
+                state = state == .arrived ? .arrived : .noFix
+            }
+        } else {
+            state = .idle
+        }
+        if isMuted { newCue = nil }
+
+        if state == .guiding {
+            wasGuiding = true
+            lastWarningSeconds = nil
+        }
+        if state == .arrived && previous != .arrived && !isMuted {
+            actions.append(.play(.arrived))
+        }
+        if wasGuiding && (state == .noFix || state == .noHeading) && !isMuted {
+            let due = lastWarningSeconds.map { seconds - $0 >= settings.warningIntervalSeconds } ?? true
+            if due || state != previous {
+                actions.append(.play(state == .noFix ? .gpsLost : .headingUnreliable))
+                lastWarningSeconds = seconds
+            }
+        }
+        if newCue != cue || forceCue || state != previous {
+            cue = newCue
+            actions.insert(.cue(newCue), at: 0)
+        }
+        return actions
+    }
+}

@@ -1,0 +1,136 @@
+import Geodesy
+import Heading
+import Testing
+
+@testable import Guidance
+
+@Suite("The navigator on a manual clock")
+struct NavigatorTests {
+    static let here = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)
+    /// 3.17 km away at a bearing of 85.56° (GeodSolve: 85.56019101171199).
+    static let there = Coordinate(uncheckedLatitudeDegrees: 48.8606, longitudeDegrees: 2.3376)
+    static let bearing = 85.56019101171199
+
+    static func fix(_ coordinate: Coordinate = here, eph: Double = 5) -> Fix {
+        var fix = Fix(mode: .threeDimensional, time: UTCTime(seconds: 1_782_950_400), coordinate: coordinate)
+        fix.horizontalErrorMeters = eph
+        return fix
+    }
+
+    static func heading(_ degrees: Double, reliable: Bool = true) -> HeadingEstimate {
+        HeadingEstimate(
+            magneticDegrees: degrees, trueDegrees: degrees, declinationDegrees: 0, fieldMicrotesla: 48,
+            inclinationDegrees: 64, interferenceScore: 0, problem: reliable ? nil : .interference)
+    }
+
+    static func cues(_ actions: [Navigator.Action]) -> [HapticCue?] {
+        actions.compactMap { if case .cue(let cue) = $0 { cue } else { nil } }
+    }
+
+    static func patterns(_ actions: [Navigator.Action]) -> [HapticPattern] {
+        actions.compactMap { if case .play(let pattern) = $0 { pattern } else { nil } }
+    }
+
+    @Test("idle, accepted, no fix, guiding: silent unless facing the destination, stronger toward it")
+    func guiding() {
+        var navigator = Navigator()
+        #expect(navigator.state == .idle)
+        let accepted = navigator.setDestination(Self.there, at: 0)
+        #expect(Self.patterns(accepted) == [.destinationAccepted])
+        #expect(navigator.state == .noFix)
+        _ = navigator.receive(Self.fix(), at: 0.5)
+        _ = navigator.receive(Self.heading(Self.bearing + 90), at: 0.6)
+        #expect(navigator.state == .guiding)
+        #expect(navigator.cue == nil, "90° away: silent")
+        #expect(abs((navigator.course?.bearingDegrees ?? 0) - Self.bearing) < 1e-9)
+        var previous = -1.0
+        for offset in stride(from: 20.0, through: 0, by: -2) {
+            _ = navigator.receive(Self.heading(Self.bearing - offset), at: 1)
+            let intensity = navigator.cue?.intensity ?? -1
+            #expect(intensity > previous, "turning toward: \(offset)° off")
+            previous = intensity
+        }
+        #expect(abs(previous - 1) < 1e-9)
+    }
+
+    @Test("a stale fix stops the motor at once and warns, again every 10 s; the fix's return resumes guidance")
+    func staleFix() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        _ = navigator.receive(Self.fix(), at: 0)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 0.1)
+        #expect(navigator.cue != nil)
+        #expect(navigator.tick(at: 2.9).isEmpty)
+        let lost = navigator.tick(at: 3.1)
+        #expect(navigator.state == .noFix)
+        #expect(Self.cues(lost) == [nil])
+        #expect(Self.patterns(lost) == [.gpsLost])
+        #expect(Self.patterns(navigator.tick(at: 12.0)).isEmpty)
+        #expect(Self.patterns(navigator.tick(at: 13.2)) == [.gpsLost])
+        _ = navigator.receive(Self.fix(), at: 14)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 14.1)
+        #expect(navigator.state == .guiding)
+        #expect(navigator.cue != nil)
+    }
+
+    @Test("an unreliable heading stops guidance with its own warning; a poor fix counts as no fix")
+    func unreliable() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        _ = navigator.receive(Self.fix(), at: 0)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 0.1)
+        let actions = navigator.receive(Self.heading(Self.bearing, reliable: false), at: 0.2)
+        #expect(navigator.state == .noHeading)
+        #expect(Self.cues(actions) == [nil])
+        #expect(Self.patterns(actions) == [.headingUnreliable])
+        _ = navigator.receive(Self.heading(Self.bearing), at: 0.3)
+        #expect(navigator.state == .guiding)
+        _ = navigator.receive(Self.fix(eph: 80), at: 0.4)
+        #expect(navigator.state == .noFix)
+        #expect(navigator.cue == nil)
+    }
+
+    @Test("arrival needs two consecutive fixes within max(radius, 2·eph); then silence and one arrival pattern")
+    func arrival() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 0)
+        // 10 m south of the destination: one fix is not enough.
+        let near = Coordinate(uncheckedLatitudeDegrees: 48.8606 - 0.00009, longitudeDegrees: 2.3376)
+        _ = navigator.receive(Self.fix(near), at: 1)
+        #expect(navigator.state == .guiding)
+        let second = navigator.receive(Self.fix(near), at: 2)
+        #expect(navigator.state == .arrived)
+        #expect(Self.patterns(second) == [.arrived])
+        #expect(navigator.cue == nil)
+        #expect(Self.patterns(navigator.receive(Self.fix(near), at: 3)).isEmpty, "played once")
+        // 100 m away but a 60 m error: 2·eph covers it.
+        var navigator2 = Navigator()
+        _ = navigator2.setDestination(Self.there, at: 0)
+        let far = Coordinate(uncheckedLatitudeDegrees: 48.8606 - 0.0009, longitudeDegrees: 2.3376)
+        var settings = Navigator.Settings()
+        settings.maximumPositionErrorMeters = 100
+        navigator2 = Navigator(settings: settings)
+        _ = navigator2.setDestination(Self.there, at: 0)
+        _ = navigator2.receive(Self.fix(far, eph: 60), at: 1)
+        _ = navigator2.receive(Self.fix(far, eph: 60), at: 2)
+        #expect(navigator2.state == .arrived)
+    }
+
+    @Test("the zone widens to atan(eph/distance), capped at 60°; mute silences cues and patterns")
+    func zoneAndMute() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        // 40 m from the destination with eph 30 m: atan(30/40) = 36.87°.
+        let close = Coordinate(uncheckedLatitudeDegrees: 48.8606 - 0.00036, longitudeDegrees: 2.3376)
+        _ = navigator.receive(Self.fix(close, eph: 30), at: 0)
+        let bearing = navigator.course!.bearingDegrees
+        _ = navigator.receive(Self.heading(bearing - 30), at: 0.1)
+        #expect(navigator.course!.zoneDegrees > 36 && navigator.course!.zoneDegrees < 37.5)
+        #expect(navigator.cue != nil, "30° off is inside the widened zone")
+        let muted = navigator.setMuted(true, at: 0.2)
+        #expect(Self.cues(muted) == [nil])
+        #expect(Self.patterns(navigator.setDestination(Self.there, at: 0.3)).isEmpty)
+        #expect(navigator.cue == nil)
+    }
+}
