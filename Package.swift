@@ -58,6 +58,7 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "TestSupport"]),
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
