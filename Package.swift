@@ -63,7 +63,11 @@ let package = Package(
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Geodesy", "TestSupport"]),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "SystemSupport", "TestSupport",
+            ]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "WaypointctlTests", dependencies: ["TestSupport"]),

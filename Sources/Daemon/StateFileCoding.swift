@@ -1,0 +1,364 @@
+import Foundation
+import Geodesy
+import Heading
+
+/// The JSON form of each state file and the checks on what is read back.
+///
+/// Decoding is strict: the `version` must be ``currentVersion``, every field must have its
+/// type, and numbers must be finite and in range, or the whole file is refused with a
+/// ``StateFileDefect`` naming the field. Encoding runs the same checks first, so a file the
+/// daemon writes is always one it will read.
+enum StateFileCoding {
+    /// The format version written into, and required of, every state file.
+    static let currentVersion = 1
+
+    // MARK: - Encoding
+
+    /// The bytes of `destination.json`.
+    /// - Throws: The defect that would make the file unreadable, e.g. an out-of-range latitude.
+    static func encode(destination: SavedDestination?) throws(StateFileDefect) -> [UInt8] {
+        let record = destination.map(PlaceRecord.init)
+        if let record { _ = try record.validated(field: "destination") }
+        return try serialize(DestinationDocument(version: currentVersion, destination: record))
+    }
+
+    /// The bytes of `recent.json`.
+    /// - Throws: The defect that would make the file unreadable.
+    static func encode(recent: RecentDestinations) throws(StateFileDefect) -> [UInt8] {
+        let records = recent.map(PlaceRecord.init)
+        for (index, record) in records.enumerated() { _ = try record.validated(field: "recent[\(index)]") }
+        return try serialize(RecentDocument(version: currentVersion, recent: records))
+    }
+
+    /// The bytes of `mute.json`.
+    /// - Throws: Only if JSON encoding itself fails.
+    static func encode(muted: Bool) throws(StateFileDefect) -> [UInt8] {
+        try serialize(MuteDocument(version: currentVersion, muted: muted))
+    }
+
+    /// The bytes of `calibration.json`.
+    /// - Throws: The defect that would make the file unreadable, e.g. a non-finite offset.
+    static func encode(calibration: SavedCalibration?) throws(StateFileDefect) -> [UInt8] {
+        let record = calibration.map(CalibrationRecord.init)
+        if let record { _ = try record.validated() }
+        return try serialize(CalibrationDocument(version: currentVersion, calibration: record))
+    }
+
+    // MARK: - Decoding
+
+    /// The destination in `destination.json`; nil when the file says there is none.
+    /// - Throws: What is wrong with the file.
+    static func decodeDestination(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedDestination? {
+        let document = try decode(DestinationDocument.self, from: bytes)
+        guard let record = document.destination else { return nil }
+        return try record.validated(field: "destination")
+    }
+
+    /// The list in `recent.json`, with the list's rules applied (at most five, no duplicates).
+    /// - Throws: What is wrong with the file.
+    static func decodeRecent(_ bytes: [UInt8]) throws(StateFileDefect) -> RecentDestinations {
+        let document = try decode(RecentDocument.self, from: bytes)
+        var destinations: [SavedDestination] = []
+        for (index, record) in document.recent.enumerated() {
+            destinations.append(try record.validated(field: "recent[\(index)]"))
+        }
+        return RecentDestinations(destinations)
+    }
+
+    /// The mute state in `mute.json`.
+    /// - Throws: What is wrong with the file.
+    static func decodeMuted(_ bytes: [UInt8]) throws(StateFileDefect) -> Bool {
+        try decode(MuteDocument.self, from: bytes).muted
+    }
+
+    /// The calibration in `calibration.json`; nil when the file says there is none.
+    /// - Throws: What is wrong with the file.
+    static func decodeCalibration(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedCalibration? {
+        try decode(CalibrationDocument.self, from: bytes).calibration?.validated()
+    }
+
+    // MARK: - Shared
+
+    /// Pretty, sorted JSON with a final newline: the files are small, and people read them.
+    private static func serialize(_ document: some Encodable) throws(StateFileDefect) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(document)) + [UInt8(ascii: "\n")]
+        } catch {
+            throw .invalidValue(field: "the file", reason: "cannot be encoded as JSON: \(error)")
+        }
+    }
+
+    private static func decode<Document: Decodable>(_ type: Document.Type, from bytes: [UInt8]) throws(StateFileDefect)
+        -> Document
+    {
+        guard !bytes.isEmpty else { throw .empty }
+        let data = Data(bytes)
+        let decoder = JSONDecoder()
+        // The version first, so that a file from a newer build is reported as that rather than
+        // as whichever field the newer format changed.
+        let probe: VersionProbe
+        do {
+            probe = try decoder.decode(VersionProbe.self, from: data)
+        } catch {
+            throw defect(for: error, in: data)
+        }
+        guard probe.version == currentVersion else { throw .unknownVersion(probe.version) }
+        do {
+            return try decoder.decode(Document.self, from: data)
+        } catch {
+            throw defect(for: error, in: data)
+        }
+    }
+
+    /// A decoding error as a defect naming the field.
+    private static func defect(for error: any Error, in data: Data) -> StateFileDefect {
+        guard let error = error as? DecodingError else { return .invalidJSON(detail: "\(error)") }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return .wrongType(field: fieldName(context.codingPath), expected: jsonTypeName(type))
+        case .valueNotFound(let type, let context):
+            return .wrongType(field: fieldName(context.codingPath), expected: jsonTypeName(type) + ", not null")
+        case .keyNotFound(let key, let context):
+            return .missingField(fieldName(context.codingPath + [key]))
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .invalidJSON(detail: parserDetail(data) ?? context.debugDescription)
+        case .dataCorrupted(let context):
+            return .invalidValue(field: fieldName(context.codingPath), reason: context.debugDescription)
+        @unknown default:
+            return .invalidJSON(detail: "\(error)")
+        }
+    }
+
+    /// Where the JSON parser stopped and why, e.g. `Number 1e999 is not representable in Swift.`
+    /// `JSONDecoder` only says "not valid JSON"; `JSONSerialization` says more.
+    private static func parserDetail(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
+    }
+
+    /// `recent[2].lat` for a coding path; "the file" for the top level.
+    private static func fieldName(_ path: [any CodingKey]) -> String {
+        var name = ""
+        for key in path {
+            if let index = key.intValue {
+                name += "[\(index)]"
+            } else {
+                name += (name.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return name.isEmpty ? "the file" : name
+    }
+
+    /// The JSON name of what a Swift type decodes from.
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type: return "a number"
+        case is Int.Type: return "an integer"
+        case is Bool.Type: return "true or false"
+        case is String.Type: return "a string"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array") { return "an array" }
+            return "a JSON object"
+        }
+    }
+}
+
+// MARK: - The documents
+
+/// Just the version, read before anything else.
+private struct VersionProbe: Decodable {
+    var version: Int
+}
+
+/// A destination as stored: `{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}`, `name`
+/// omitted when there is none.
+private struct PlaceRecord: Codable {
+    var lat: Double
+    var lon: Double
+    var name: String?
+
+    init(_ destination: SavedDestination) {
+        lat = destination.coordinate.latitudeDegrees
+        lon = destination.coordinate.longitudeDegrees
+        name = destination.name
+    }
+
+    func validated(field: String) throws(StateFileDefect) -> SavedDestination {
+        try StateFileCoding.checkDegrees(lat, field: field + ".lat", limit: Coordinate.latitudeLimitDegrees)
+        try StateFileCoding.checkDegrees(lon, field: field + ".lon", limit: Coordinate.longitudeLimitDegrees)
+        return SavedDestination(
+            coordinate: Coordinate(uncheckedLatitudeDegrees: lat, longitudeDegrees: lon), name: name)
+    }
+}
+
+/// `{"version":1,"destination":{…}}` or `{"version":1,"destination":null}`; the key must be
+/// there, so that a truncated object is not mistaken for "no destination".
+private struct DestinationDocument: Codable {
+    var version: Int
+    var destination: PlaceRecord?
+
+    private enum CodingKeys: String, CodingKey { case version, destination }
+
+    init(version: Int, destination: PlaceRecord?) {
+        self.version = version
+        self.destination = destination
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        destination = try container.decode(PlaceRecord?.self, forKey: .destination)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(destination, forKey: .destination)
+    }
+}
+
+/// `{"version":1,"recent":[{…},…]}`, newest first.
+private struct RecentDocument: Codable {
+    var version: Int
+    var recent: [PlaceRecord]
+}
+
+/// `{"version":1,"muted":true}`.
+private struct MuteDocument: Codable {
+    var version: Int
+    var muted: Bool
+}
+
+/// `{"version":1,"calibration":{…}}` or `{"version":1,"calibration":null}`; the key must be
+/// there, as in ``DestinationDocument``.
+private struct CalibrationDocument: Codable {
+    var version: Int
+    var calibration: CalibrationRecord?
+
+    private enum CodingKeys: String, CodingKey { case version, calibration }
+
+    init(version: Int, calibration: CalibrationRecord?) {
+        self.version = version
+        self.calibration = calibration
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        calibration = try container.decode(CalibrationRecord?.self, forKey: .calibration)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(calibration, forKey: .calibration)
+    }
+}
+
+/// The quality figures as stored; each is omitted when unknown.
+private struct QualityRecord: Codable {
+    var fitErrorPercent: Double?
+    var coveragePercent: Double?
+    var fittedFieldMicrotesla: Double?
+    var referenceFieldMicrotesla: Double?
+    var sampleCount: Int?
+}
+
+/// A calibration as stored, in the recording's terms (`offset`, `matrix` row by row, µT):
+/// `{"offset":[bx,by,bz],"matrix":[[…],[…],[…]],"createdAt":"…Z","quality":{…}}`.
+private struct CalibrationRecord: Codable {
+    var offset: [Double]
+    var matrix: [[Double]]
+    var createdAt: String
+    var quality: QualityRecord?
+
+    init(_ saved: SavedCalibration) {
+        let offset = saved.calibration.offsetMicrotesla
+        self.offset = [offset.x, offset.y, offset.z]
+        matrix = saved.calibration.matrix.array
+        createdAt = saved.createdAt.iso8601
+        quality = QualityRecord(
+            fitErrorPercent: saved.quality.fitErrorPercent, coveragePercent: saved.quality.coveragePercent,
+            fittedFieldMicrotesla: saved.quality.fittedFieldMicrotesla,
+            referenceFieldMicrotesla: saved.quality.referenceFieldMicrotesla, sampleCount: saved.quality.sampleCount)
+    }
+
+    /// The largest coverage there can be, percent.
+    private static let fullCoveragePercent = 100.0
+
+    func validated() throws(StateFileDefect) -> SavedCalibration {
+        let offset = try Self.vector(offset, field: "calibration.offset")
+        guard matrix.count == 3 else {
+            throw .wrongCount(field: "calibration.matrix", expected: 3, found: matrix.count)
+        }
+        let rows = [
+            try Self.vector(matrix[0], field: "calibration.matrix[0]"),
+            try Self.vector(matrix[1], field: "calibration.matrix[1]"),
+            try Self.vector(matrix[2], field: "calibration.matrix[2]"),
+        ]
+        let matrix = Matrix3(rows[0], rows[1], rows[2])
+        // A singular matrix maps the field onto a plane or a line: headings from it are garbage.
+        guard matrix.inverse != nil else { throw .singularMatrix(field: "calibration.matrix") }
+        guard let createdAt = UTCTime(iso8601: createdAt) else {
+            throw .invalidValue(
+                field: "calibration.createdAt", reason: "not a UTC time such as 2026-05-01T12:00:00.000Z")
+        }
+        let figures = quality ?? QualityRecord()
+        let quality = SavedCalibration.Quality(
+            fitErrorPercent: try Self.nonNegative(
+                figures.fitErrorPercent, field: "calibration.quality.fitErrorPercent"),
+            coveragePercent: try Self.nonNegative(
+                figures.coveragePercent, field: "calibration.quality.coveragePercent", maximum: Self.fullCoveragePercent
+            ),
+            fittedFieldMicrotesla: try Self.nonNegative(
+                figures.fittedFieldMicrotesla, field: "calibration.quality.fittedFieldMicrotesla"),
+            referenceFieldMicrotesla: try Self.nonNegative(
+                figures.referenceFieldMicrotesla, field: "calibration.quality.referenceFieldMicrotesla"),
+            sampleCount: try Self.nonNegative(figures.sampleCount, field: "calibration.quality.sampleCount"))
+        return SavedCalibration(
+            calibration: MagneticCalibration(offsetMicrotesla: offset, matrix: matrix), createdAt: createdAt,
+            quality: quality)
+    }
+
+    private static func vector(_ values: [Double], field: String) throws(StateFileDefect) -> Vector3 {
+        guard values.count == 3 else { throw .wrongCount(field: field, expected: 3, found: values.count) }
+        for (index, value) in values.enumerated() where !value.isFinite {
+            throw .nonFinite(field: "\(field)[\(index)]")
+        }
+        return Vector3(values[0], values[1], values[2])
+    }
+
+    private static func nonNegative(_ value: Double?, field: String, maximum: Double = .infinity)
+        throws(StateFileDefect) -> Double?
+    {
+        guard let value else { return nil }
+        guard value.isFinite else { throw .nonFinite(field: field) }
+        guard value >= 0, value <= maximum else {
+            throw .outOfRange(field: field, value: value, allowed: maximum.isFinite ? "[0, \(Int(maximum))]" : "[0, ∞)")
+        }
+        return value
+    }
+
+    private static func nonNegative(_ value: Int?, field: String) throws(StateFileDefect) -> Int? {
+        guard let value else { return nil }
+        guard value >= 0 else { throw .outOfRange(field: field, value: Double(value), allowed: "[0, ∞)") }
+        return value
+    }
+}
+
+extension StateFileCoding {
+    /// Checks a latitude or longitude: finite and within ±`limit` degrees.
+    fileprivate static func checkDegrees(_ value: Double, field: String, limit: Double) throws(StateFileDefect) {
+        guard value.isFinite else { throw .nonFinite(field: field) }
+        guard value.magnitude <= limit else {
+            throw .outOfRange(field: field, value: value, allowed: "[-\(Int(limit)), \(Int(limit))]")
+        }
+    }
+}

@@ -1,0 +1,461 @@
+import Synchronization
+import SystemSupport
+
+/// What the daemon keeps across restarts, in small JSON files in a state directory
+/// (`/var/lib/waypointd` by default; systemd's `StateDirectory=` makes it).
+///
+/// One file per concern (see ``StateFile``), each an object with a `version`:
+///
+/// ```
+/// destination.json  {"destination": {"lat": 48.8584, "lon": 2.2945, "name": "Eiffel Tower"}, "version": 1}
+///                   {"destination": null, "version": 1}                       (no destination)
+/// recent.json       {"recent": [{"lat": …, "lon": …, "name": …}, …], "version": 1}   newest first, ≤ 5
+/// mute.json         {"muted": true, "version": 1}
+/// calibration.json  {"calibration": {"createdAt": "2026-05-01T12:00:00.000Z",
+///                                    "matrix": [[…], […], […]], "offset": [bx, by, bz],
+///                                    "quality": {"coveragePercent": …, "fitErrorPercent": …,
+///                                                "fittedFieldMicrotesla": …,
+///                                                "referenceFieldMicrotesla": …, "sampleCount": …}},
+///                    "version": 1}                                  or "calibration": null
+/// ```
+///
+/// Latitude and longitude are degrees (WGS84); `name` is omitted when there is none;
+/// `offset` (µT) and `matrix` (row by row) mean `calibrated = matrix · (raw − offset)`, as in
+/// recordings; each quality figure is omitted when unknown. The files are pretty-printed with
+/// sorted keys and end in a newline.
+///
+/// **Saving** is atomic and durable: the new contents go to `<name>.tmp` in the same directory
+/// (created exclusively, mode 0600), which is written, `fsync`ed, closed and renamed over the
+/// file; then the directory is `fsync`ed so the rename itself survives a power cut. If any step
+/// before the rename fails, the temporary file is removed and the previous file is untouched,
+/// and the error names the path, the step and the `errno`.
+///
+/// **Loading** never fails as a whole: a missing file means the default for its item; a damaged
+/// file (not JSON, wrong types, out-of-range or non-finite numbers, an unknown version) is
+/// renamed to `<name>.corrupt`, replacing an older one so only the newest is kept, and reported
+/// in the ``LoadReport``; the item starts from its default and every other file is still used.
+///
+/// The calls block (an `fsync` on an SD card can take tens of milliseconds). One store's calls
+/// are serialized, so two saves of the same file never share a temporary file; two daemons on
+/// one directory are not supported.
+public final class StateStore: Sendable {
+    /// Where the state lives unless configured otherwise; systemd's `StateDirectory=waypointd`.
+    public static let defaultDirectory = "/var/lib/waypointd"
+
+    /// Mode of a state directory this store has to create itself (running outside systemd,
+    /// or with `--state-dir`): owner only. The files hold where the wearer goes, which nobody
+    /// else on the device needs (`waypointctl` asks the daemon over the socket), and 0700 is
+    /// also what `StateDirectory=` gives with `StateDirectoryMode=0700`. A directory that
+    /// already exists is left with the mode it has: systemd or the administrator chose it.
+    public static let directoryPermissions: UInt32 = 0o700
+
+    /// Mode of every state file: owner read and write, for the same reason.
+    public static let filePermissions: UInt32 = 0o600
+
+    /// The largest state file read, in bytes: five recent destinations with long names fit
+    /// many times over; anything bigger is not a file this daemon wrote.
+    public static let maximumFileBytes = 65_536
+
+    /// Bytes read per `read` call.
+    private static let readChunkBytes = 4096
+
+    /// The state directory, as given (without a trailing slash).
+    public let directory: String
+
+    private let fileSystem: any StateFileSystem
+    /// Serializes the store's file operations: saves share one temporary name per file.
+    private let serializer = Mutex(())
+
+    /// Opens the state directory, creating it (and missing parents) with mode 0700 if it does
+    /// not exist, and checks that files can be created in it.
+    ///
+    /// - Parameters:
+    ///   - directory: The state directory.
+    ///   - fileSystem: The system calls to use; tests pass one that fails on purpose.
+    /// - Throws: ``StateStoreError/cannotCreateDirectory(path:_:)``,
+    ///   ``StateStoreError/cannotExamineDirectory(path:_:)``,
+    ///   ``StateStoreError/notADirectory(path:)`` or
+    ///   ``StateStoreError/directoryNotWritable(path:_:)``, each naming the path.
+    public init(
+        directory: String = StateStore.defaultDirectory, fileSystem: any StateFileSystem = LinuxStateFileSystem()
+    )
+        throws(StateStoreError)
+    {
+        var trimmed = directory
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.directory = trimmed
+        self.fileSystem = fileSystem
+        try Self.prepare(trimmed, fileSystem: fileSystem)
+    }
+
+    /// The path of one of the state files.
+    ///
+    /// - Parameter file: The file.
+    /// - Returns: `directory/name`.
+    public func path(of file: StateFile) -> String { join(file.fileName) }
+
+    /// The path a damaged file is moved to.
+    ///
+    /// - Parameter file: The file.
+    /// - Returns: `directory/name.corrupt`.
+    public func corruptPath(of file: StateFile) -> String { join(file.corruptFileName) }
+
+    /// The path a save writes to before renaming.
+    ///
+    /// - Parameter file: The file.
+    /// - Returns: `directory/name.tmp`.
+    public func temporaryPath(of file: StateFile) -> String { join(file.temporaryFileName) }
+
+    private func join(_ name: String) -> String { directory == "/" ? "/" + name : directory + "/" + name }
+
+    // MARK: - Loading
+
+    /// Reads every state file.
+    ///
+    /// Damaged files are moved aside as `<name>.corrupt`, temporary files left by interrupted
+    /// saves are removed, and each of these is reported; the items concerned start from their
+    /// defaults.
+    ///
+    /// - Returns: The state, and what was found on the way.
+    public func load() -> (state: PersistentState, report: LoadReport) {
+        serializer.withLock { _ in
+            var report = LoadReport()
+            var state = PersistentState.initial
+            if let destination = loadItem(.destination, report: &report, decode: StateFileCoding.decodeDestination) {
+                state.destination = destination
+            }
+            if let recent = loadItem(.recent, report: &report, decode: StateFileCoding.decodeRecent) {
+                state.recent = recent
+            }
+            if let muted = loadItem(.mute, report: &report, decode: StateFileCoding.decodeMuted) {
+                state.muted = muted
+            }
+            if let calibration = loadItem(.calibration, report: &report, decode: StateFileCoding.decodeCalibration) {
+                state.calibration = calibration
+            }
+            // Renames and removals are directory changes; make them stick, or a power cut brings
+            // the damaged file back (harmless: it would be set aside again).
+            if !report.isClean {
+                do throws(Errno) {
+                    try syncDirectory()
+                } catch {
+                    report.entries.append(.directoryNotSynced(path: directory, error))
+                }
+            }
+            return (state, report)
+        }
+    }
+
+    /// Loads one item: nil when the file is missing, unreadable or damaged (reported).
+    private func loadItem<Value>(
+        _ file: StateFile, report: inout LoadReport, decode: ([UInt8]) throws(StateFileDefect) -> Value
+    ) -> Value? {
+        removeLeftover(file, report: &report)
+        let path = path(of: file)
+        let bytes: [UInt8]
+        switch readFile(path) {
+        case .missing:
+            return nil
+        case .failed(let error):
+            report.entries.append(.unreadable(path: path, error))
+            return nil
+        case .tooLarge:
+            setAside(file, defect: .tooLarge(limitBytes: Self.maximumFileBytes), report: &report)
+            return nil
+        case .contents(let contents):
+            bytes = contents
+        }
+        do throws(StateFileDefect) {
+            return try decode(bytes)
+        } catch {
+            setAside(file, defect: error, report: &report)
+            return nil
+        }
+    }
+
+    /// Moves a damaged file to `<name>.corrupt`, replacing the older damaged copy: the newest
+    /// one is the one worth looking at.
+    private func setAside(_ file: StateFile, defect: StateFileDefect, report: inout LoadReport) {
+        let path = path(of: file)
+        let corruptPath = corruptPath(of: file)
+        do throws(Errno) {
+            try fileSystem.rename(path, to: corruptPath)
+            report.entries.append(.setAside(path: path, corruptPath: corruptPath, defect: defect))
+        } catch {
+            report.entries.append(.notSetAside(path: path, defect: defect, error))
+        }
+    }
+
+    /// Removes `<name>.tmp` left by a save that never reached its rename.
+    private func removeLeftover(_ file: StateFile, report: inout LoadReport) {
+        let path = temporaryPath(of: file)
+        do throws(Errno) {
+            try fileSystem.removeFile(path)
+            report.entries.append(.removedLeftover(path: path))
+        } catch  where error == .noSuchFileOrDirectory {
+            // The usual case: no save was interrupted.
+        } catch {
+            report.entries.append(.leftoverNotRemoved(path: path, error))
+        }
+    }
+
+    /// What reading a file gave.
+    private enum ReadOutcome {
+        case missing
+        case contents([UInt8])
+        case tooLarge
+        case failed(Errno)
+    }
+
+    private func readFile(_ path: String) -> ReadOutcome {
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try fileSystem.open(path, .readOnly, options: [], permissions: 0)
+        } catch  where error == .noSuchFileOrDirectory {
+            return .missing
+        } catch {
+            return .failed(error)
+        }
+        defer {
+            do throws(Errno) {
+                try fileSystem.close(descriptor)
+            } catch {
+                // Nothing was written through this descriptor, so a failed close loses nothing,
+                // and Linux releases the descriptor either way.
+            }
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
+        while true {
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try fileSystem.read(descriptor, into: buffer) }
+            }
+            switch result {
+            case .failure(let error):
+                return .failed(error)
+            case .success(0):
+                return .contents(bytes)
+            case .success(let count):
+                bytes += chunk[0..<count]
+                if bytes.count > Self.maximumFileBytes { return .tooLarge }
+            }
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Saves the destination; nil records that there is none.
+    ///
+    /// - Parameter destination: The destination being guided to, or nil.
+    /// - Throws: ``StateStoreError/invalidValue(path:_:)`` for a coordinate out of range (nothing
+    ///   written), ``StateStoreError/saveFailed(path:step:temporaryPath:_:cleanupError:)`` when
+    ///   a system call failed (the previous file is unchanged), or
+    ///   ``StateStoreError/notDurable(path:directory:_:)``.
+    public func save(destination: SavedDestination?) throws(StateStoreError) {
+        try save(.destination) { () throws(StateFileDefect) in try StateFileCoding.encode(destination: destination) }
+    }
+
+    /// Saves the recent destinations.
+    ///
+    /// - Parameter recent: The list, newest first.
+    /// - Throws: As ``save(destination:)``.
+    public func save(recent: RecentDestinations) throws(StateStoreError) {
+        try save(.recent) { () throws(StateFileDefect) in try StateFileCoding.encode(recent: recent) }
+    }
+
+    /// Saves the mute state.
+    ///
+    /// - Parameter muted: Whether the motor is muted.
+    /// - Throws: As ``save(destination:)``.
+    public func save(muted: Bool) throws(StateStoreError) {
+        try save(.mute) { () throws(StateFileDefect) in try StateFileCoding.encode(muted: muted) }
+    }
+
+    /// Saves the magnetometer calibration; nil records that there is none (after a reset).
+    ///
+    /// - Parameter calibration: The calibration, or nil.
+    /// - Throws: As ``save(destination:)``; ``StateStoreError/invalidValue(path:_:)`` for a
+    ///   non-finite number or a singular matrix.
+    public func save(calibration: SavedCalibration?) throws(StateStoreError) {
+        try save(.calibration) { () throws(StateFileDefect) in try StateFileCoding.encode(calibration: calibration) }
+    }
+
+    private func save(_ file: StateFile, encode: () throws(StateFileDefect) -> [UInt8]) throws(StateStoreError) {
+        let bytes: [UInt8]
+        do throws(StateFileDefect) {
+            bytes = try encode()
+        } catch {
+            throw .invalidValue(path: path(of: file), error)
+        }
+        try serializer.withLock { _ throws(StateStoreError) in try replace(file, with: bytes) }
+    }
+
+    /// Replaces a file atomically: temporary file, write, fsync, close, rename, directory fsync.
+    private func replace(_ file: StateFile, with bytes: [UInt8]) throws(StateStoreError) {
+        let path = path(of: file)
+        let temporaryPath = temporaryPath(of: file)
+
+        /// Gives up before the rename: the target was never touched, so removing the temporary
+        /// file restores exactly the state before the save.
+        func abandon(_ step: StateStoreError.SaveStep, _ error: Errno, closing descriptor: FileDescriptor?)
+            -> StateStoreError
+        {
+            if let descriptor {
+                do throws(Errno) {
+                    try fileSystem.close(descriptor)
+                } catch {
+                    // The file is being thrown away, so what close says about its data no longer
+                    // matters; Linux releases the descriptor either way.
+                }
+            }
+            var cleanupError: Errno?
+            do throws(Errno) {
+                try fileSystem.removeFile(temporaryPath)
+            } catch  where error == .noSuchFileOrDirectory {
+                // Already gone (the rename may have half-happened on a network file system).
+            } catch {
+                cleanupError = error
+            }
+            return .saveFailed(path: path, step: step, temporaryPath: temporaryPath, error, cleanupError: cleanupError)
+        }
+
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try createTemporaryFile(temporaryPath)
+        } catch {
+            throw .saveFailed(path: path, step: .create, temporaryPath: temporaryPath, error, cleanupError: nil)
+        }
+        do throws(Errno) {
+            try writeAll(bytes, to: descriptor)
+        } catch {
+            throw abandon(.write, error, closing: descriptor)
+        }
+        do throws(Errno) {
+            try fileSystem.sync(descriptor)
+        } catch {
+            throw abandon(.sync, error, closing: descriptor)
+        }
+        do throws(Errno) {
+            try fileSystem.close(descriptor)
+        } catch {
+            throw abandon(.close, error, closing: nil)
+        }
+        do throws(Errno) {
+            try fileSystem.rename(temporaryPath, to: path)
+        } catch {
+            throw abandon(.rename, error, closing: nil)
+        }
+        do throws(Errno) {
+            try syncDirectory()
+        } catch {
+            throw .notDurable(path: path, directory: directory, error)
+        }
+    }
+
+    /// Creates the temporary file exclusively, so nothing that already has its name (a link
+    /// planted there, a file) is written through. A file left by a save that crashed is
+    /// removed first.
+    private func createTemporaryFile(_ path: String) throws(Errno) -> FileDescriptor {
+        let options: FileDescriptor.OpenOptions = [.create, .exclusive]
+        do throws(Errno) {
+            return try fileSystem.open(path, .writeOnly, options: options, permissions: Self.filePermissions)
+        } catch  where error == .fileExists {
+            try fileSystem.removeFile(path)
+            return try fileSystem.open(path, .writeOnly, options: options, permissions: Self.filePermissions)
+        }
+    }
+
+    /// Writes every byte, looping over short writes (a nearly full disk, a file size limit);
+    /// the next write after a short one reports why it was short.
+    private func writeAll(_ bytes: [UInt8], to descriptor: FileDescriptor) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(Errno) in
+                    try fileSystem.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                }
+            }
+            let written = try result.get()
+            // write(2) returns 0 for a non-empty buffer only on exotic devices; treat it as an
+            // I/O error rather than loop forever.
+            guard written > 0 else { throw .ioError }
+            offset += written
+        }
+    }
+
+    /// Flushes the directory, making renames and removals in it durable.
+    private func syncDirectory() throws(Errno) {
+        let descriptor = try fileSystem.open(directory, .readOnly, options: [.directory], permissions: 0)
+        defer {
+            do throws(Errno) {
+                try fileSystem.close(descriptor)
+            } catch {
+                // A directory descriptor carries no data of its own; what mattered was the sync.
+            }
+        }
+        do throws(Errno) {
+            try fileSystem.sync(descriptor)
+        } catch  where error == .invalidArgument {
+            // Some file systems cannot fsync a directory (fsync(2): EINVAL "fd is bound to a
+            // special file ... which does not support synchronization"); there is nothing more
+            // to make durable there.
+        }
+    }
+
+    // MARK: - The directory
+
+    /// Makes sure `directory` is a directory this process can create files in.
+    private static func prepare(_ directory: String, fileSystem: any StateFileSystem) throws(StateStoreError) {
+        let kind: FileSystem.Kind?
+        do throws(Errno) {
+            kind = try fileSystem.kind(of: directory)
+        } catch {
+            throw .cannotExamineDirectory(path: directory, error)
+        }
+        switch kind {
+        case .directory:
+            break
+        case .regularFile, .other:
+            throw .notADirectory(path: directory)
+        case nil:
+            try createDirectory(directory, fileSystem: fileSystem)
+        }
+        do throws(Errno) {
+            try fileSystem.checkWritableDirectory(directory)
+        } catch {
+            throw .directoryNotWritable(path: directory, error)
+        }
+    }
+
+    /// `mkdir -p` with mode 0700 for each directory created.
+    private static func createDirectory(_ directory: String, fileSystem: any StateFileSystem) throws(StateStoreError) {
+        let parent = parentDirectory(of: directory)
+        if let parent {
+            let parentKind: FileSystem.Kind?
+            do throws(Errno) {
+                parentKind = try fileSystem.kind(of: parent)
+            } catch {
+                throw .cannotExamineDirectory(path: parent, error)
+            }
+            // A parent that is not a directory makes the mkdir below fail with ENOTDIR, which
+            // names the directory we wanted.
+            if parentKind == nil { try createDirectory(parent, fileSystem: fileSystem) }
+        }
+        do throws(Errno) {
+            try fileSystem.makeDirectory(directory, permissions: directoryPermissions)
+        } catch  where error == .fileExists {
+            // Made by someone else meanwhile (systemd, a second start); the caller checks it.
+        } catch {
+            throw .cannotCreateDirectory(path: directory, error)
+        }
+    }
+
+    /// `/a/b` for `/a/b/c`; nil when there is no parent to create: for `/x` (the root exists)
+    /// and for a single relative component (the working directory exists).
+    private static func parentDirectory(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let parent = String(path[..<slash])
+        if parent.isEmpty { return nil }  // "/x": the parent is "/", which exists.
+        return parent
+    }
+}

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geodesy
+import Heading
+
+/// A person wearing the device, for `--simulate` and tests: standing, scanning left and right
+/// until they face the destination, then walking toward it at 1.4 m/s with a gait's sway and
+/// small drifts off course, until they arrive.
+///
+/// Deterministic for a seed; time advances only through `step(seconds:)`.
+public struct SimulatedWalker: Sendable {
+    /// What the walker is doing.
+    public enum Activity: String, Sendable {
+        /// Standing, turning the body to find the destination.
+        case scanning
+        /// Walking toward it.
+        case walking
+        /// Standing at the destination.
+        case arrived
+    }
+
+    /// Walking speed, m/s.
+    public var walkingSpeedMetersPerSecond = 1.4
+    /// Turning speed while scanning, °/s.
+    public var scanRateDegreesPerSecond = 30.0
+    /// How close to the bearing counts as facing it before setting off, degrees.
+    public var startWithinDegrees = 5.0
+
+    /// Where the walker is.
+    public private(set) var position: Coordinate
+    /// Which way the body faces, degrees from true north.
+    public private(set) var yawDegrees: Double
+    /// The current activity.
+    public private(set) var activity: Activity = .scanning
+    /// Seconds since the start.
+    public private(set) var elapsedSeconds = 0.0
+    /// The destination, if any.
+    public var destination: Coordinate?
+
+    private var random: SplitMix64
+    private var scanDirection = 1.0
+    private var scanOffset = 0.0
+    private var scanAmplitude = 60.0
+    private var scanCentre: Double
+    private var drift = 0.0
+
+    /// A walker at a place, facing `yawDegrees`.
+    public init(position: Coordinate, yawDegrees: Double, seed: UInt64) {
+        self.position = position
+        self.yawDegrees = yawDegrees
+        scanCentre = yawDegrees
+        random = SplitMix64(seed: seed)
+    }
+
+    /// The bearing and distance to the destination, if any.
+    public var course: GeodesicInverse? {
+        destination.map {
+            Geodesic.wgs84.inverse(
+                latitude1Degrees: position.latitudeDegrees, longitude1Degrees: position.longitudeDegrees,
+                latitude2Degrees: $0.latitudeDegrees, longitude2Degrees: $0.longitudeDegrees)
+        }
+    }
+
+    /// The body's attitude now: the yaw, with a gait's pitch and roll while walking.
+    public var attitude: Attitude {
+        guard activity == .walking else { return Attitude(yawDegrees: yawDegrees, pitchDegrees: 4, rollDegrees: 0) }
+        let phase = 2 * Double.pi * 2 * elapsedSeconds
+        return Attitude(yawDegrees: yawDegrees, pitchDegrees: 4 + 2 * sin(phase), rollDegrees: 3 * sin(phase / 2))
+    }
+
+    /// The trunk's linear acceleration now, NED, g (a walker's: forward 0.15 g at 2 Hz, lateral
+    /// 0.07 g at 1 Hz, vertical 0.25 g at 2 Hz).
+    public var linearAccelerationG: Vector3 {
+        guard activity == .walking else { return .zero }
+        let t = elapsedSeconds
+        let forward = 0.15 * sin(2 * .pi * 2 * t)
+        let lateral = 0.07 * sin(2 * .pi * t + 0.5)
+        let vertical = 0.25 * sin(2 * .pi * 2 * t + 1.2)
+        let ψ = yawDegrees * .pi / 180
+        return Vector3(forward * cos(ψ) - lateral * sin(ψ), forward * sin(ψ) + lateral * cos(ψ), vertical)
+    }
+
+    /// The body's rotation rates, °/s, in the body frame (for a simulated gyroscope).
+    public private(set) var yawRateDegreesPerSecond = 0.0
+
+    /// Advances time.
+    public mutating func step(seconds: Double) {
+        elapsedSeconds += seconds
+        let previousYaw = yawDegrees
+        defer { yawRateDegreesPerSecond = Angle.signedDifference(from: previousYaw, to: yawDegrees) / seconds }
+        guard let course, destination != nil else {
+            activity = .scanning
+            return
+        }
+        let bearing = Angle.normalized(course.initialAzimuthDegrees)
+        let error = Angle.signedDifference(from: yawDegrees, to: bearing)
+        switch activity {
+        case .arrived:
+            return
+        case .scanning:
+            // Sweep the body left and right, wider each time, until the bearing is in front.
+            if abs(error) <= startWithinDegrees {
+                activity = .walking
+                return
+            }
+            // The offset from where the scan began swings between ±amplitude, and the
+            // amplitude grows by 60° each swing, so every direction is reached in the end.
+            scanOffset += scanDirection * scanRateDegreesPerSecond * seconds
+            if abs(scanOffset) >= scanAmplitude {
+                scanOffset = scanDirection * scanAmplitude
+                scanDirection = -scanDirection
+                scanAmplitude += 60
+            }
+            yawDegrees = Angle.normalized(scanCentre + scanOffset)
+        case .walking:
+            if course.distanceMeters <= 5 {
+                activity = .arrived
+                return
+            }
+            // Steer back toward the bearing, with a slow random drift off course.
+            drift += random.gaussian() * 2 * seconds.squareRoot()
+            drift *= 1 - min(1, seconds / 20)
+            yawDegrees = Angle.normalized(yawDegrees + (error + drift) * min(1, seconds / 1.5))
+            move(meters: walkingSpeedMetersPerSecond * seconds, towardDegrees: yawDegrees)
+        }
+    }
+
+    /// Moves on a local flat Earth: plenty for steps of a metre.
+    private mutating func move(meters: Double, towardDegrees: Double) {
+        let ψ = towardDegrees * .pi / 180
+        let metersPerDegreeLatitude = 111_132.0
+        let metersPerDegreeLongitude = 111_320.0 * cos(position.latitudeDegrees * .pi / 180)
+        position = Coordinate(
+            uncheckedLatitudeDegrees: position.latitudeDegrees + meters * cos(ψ) / metersPerDegreeLatitude,
+            longitudeDegrees: position.longitudeDegrees + meters * sin(ψ) / max(metersPerDegreeLongitude, 1))
+    }
+}

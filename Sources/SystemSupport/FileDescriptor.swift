@@ -1,0 +1,127 @@
+@preconcurrency import Glibc
+
+/// An open file descriptor and the calls made on it: `open`, `read`, `write`, `fsync` and
+/// `close`, each wrapped once here, retrying `EINTR` where that is safe.
+///
+/// A descriptor is a plain value: whoever opens it closes it, exactly once.
+public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
+    /// The kernel's descriptor number.
+    public let rawValue: Int32
+
+    /// Wraps a descriptor number that is already open.
+    ///
+    /// - Parameter rawValue: The descriptor number.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// How a file is opened: for reading, writing or both.
+    public enum AccessMode: Sendable, Hashable {
+        /// `O_RDONLY`.
+        case readOnly
+        /// `O_WRONLY`.
+        case writeOnly
+        /// `O_RDWR`.
+        case readWrite
+
+        var flags: Int32 {
+            switch self {
+            case .readOnly: O_RDONLY
+            case .writeOnly: O_WRONLY
+            case .readWrite: O_RDWR
+            }
+        }
+    }
+
+    /// Flags for `open` beyond the access mode.
+    public struct OpenOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// `O_CREAT`: create the file if it does not exist.
+        public static let create = OpenOptions(rawValue: O_CREAT)
+        /// `O_EXCL`: with `create`, fail with `EEXIST` if anything, even a symbolic link, is
+        /// already at the path.
+        public static let exclusive = OpenOptions(rawValue: O_EXCL)
+        /// `O_TRUNC`: empty an existing file.
+        public static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// `O_NOFOLLOW`: fail with `ELOOP` if the last component is a symbolic link.
+        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// `O_DIRECTORY`: fail with `ENOTDIR` unless the path is a directory.
+        public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+    }
+
+    public var description: String { "fd \(rawValue)" }
+
+    /// Opens a file. Corresponds to `open(2)`.
+    ///
+    /// `O_CLOEXEC` is always set: the daemon starts helper processes (gpsd in tests, tools), and
+    /// none of them should inherit a state file or a device.
+    ///
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - mode: Reading, writing or both.
+    ///   - options: Creation and safety flags.
+    ///   - permissions: The mode bits of a file that `create` makes (the umask still applies);
+    ///     ignored otherwise.
+    /// - Returns: The new descriptor.
+    /// - Throws: The `Errno` that `open` failed with, e.g. `ENOENT`, `EEXIST`, `EACCES`.
+    public static func open(
+        _ path: String, _ mode: AccessMode, options: OpenOptions = [], permissions: UInt32 = 0o600
+    ) throws(Errno) -> FileDescriptor {
+        let flags = mode.flags | options.rawValue | O_CLOEXEC
+        let descriptor = try SystemCall.valueOrErrno { Glibc.open(path, flags, mode_t(permissions)) }.get()
+        return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// Reads up to `buffer.count` bytes. Corresponds to `read(2)`.
+    ///
+    /// - Parameter buffer: Where the bytes go.
+    /// - Returns: The number of bytes read; 0 at the end of the file.
+    /// - Throws: The `Errno` that `read` failed with, e.g. `EIO`, or `EISDIR` for a directory.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        let result = SystemCall.valueOrErrno { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        return try checked(result).get()
+    }
+
+    /// Writes up to `buffer.count` bytes, once; the kernel may write fewer (a full disk, a file
+    /// size limit), so callers that need everything written loop. Corresponds to `write(2)`.
+    ///
+    /// - Parameter buffer: The bytes to write.
+    /// - Returns: The number of bytes written.
+    /// - Throws: The `Errno` that `write` failed with, e.g. `ENOSPC`, `EIO`, `EFBIG`.
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        let result = SystemCall.valueOrErrno { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
+        return try checked(result).get()
+    }
+
+    /// Flushes the file's data and metadata to the device. Corresponds to `fsync(2)`.
+    ///
+    /// On a directory this makes the names in it durable: the step after a `rename` that makes
+    /// the rename survive a power cut.
+    ///
+    /// - Throws: The `Errno` that `fsync` failed with, e.g. `EIO` or `ENOSPC` for data that could
+    ///   not be written back, `EINVAL` on a file system that cannot sync this kind of file.
+    public func sync() throws(Errno) {
+        _ = try checked(SystemCall.valueOrErrno { fsync(rawValue) }).get()
+    }
+
+    /// Closes the descriptor. Corresponds to `close(2)`.
+    ///
+    /// Never retried: Linux releases the descriptor even when `close` fails with `EINTR`, and a
+    /// second `close` could close a descriptor another thread has just been given
+    /// (see close(2), "Dealing with error returns from close()").
+    ///
+    /// - Throws: The `Errno` that `close` failed with; `EIO` here means data written earlier
+    ///   may be lost (network file systems report write errors this late).
+    public func close() throws(Errno) {
+        _ = try checked(SystemCall.valueOrErrno(retryOnInterrupt: false) { Glibc.close(rawValue) }).get()
+    }
+
+    /// Passes a result on, trapping on `EBADF`: using a descriptor that is not open is a
+    /// programmer error, not a condition to handle.
+    private func checked<Value>(_ result: Result<Value, Errno>) -> Result<Value, Errno> {
+        if case .failure(let error) = result {
+            precondition(error != .badFileDescriptor, "\(self) is not an open file descriptor")
+        }
+        return result
+    }
+}

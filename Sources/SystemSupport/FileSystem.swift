@@ -1,0 +1,81 @@
+@preconcurrency import Glibc
+
+/// Calls on paths rather than descriptors: `stat`, `mkdir`, `access`, `rename` and `unlink`,
+/// each wrapped once here.
+public enum FileSystem {
+    /// What is at a path.
+    public enum Kind: Sendable, Hashable {
+        /// A directory.
+        case directory
+        /// A regular file.
+        case regularFile
+        /// Anything else: a device, a socket, a FIFO.
+        case other
+    }
+
+    /// What is at `path`, following symbolic links. Corresponds to `stat(2)` (called as
+    /// `fstatat(AT_FDCWD, path, …, 0)`, the same call, because Swift reads `stat` as the struct).
+    ///
+    /// - Parameter path: The path to look at.
+    /// - Returns: The kind of file, or nil when nothing is there (`ENOENT`, including a dangling
+    ///   symbolic link).
+    /// - Throws: Any other `Errno`, e.g. `EACCES` for a parent that may not be searched or
+    ///   `ENOTDIR` when a parent is a file.
+    public static func kind(of path: String) throws(Errno) -> Kind? {
+        var status = stat()
+        switch SystemCall.valueOrErrno({ fstatat(AT_FDCWD, path, &status, 0) }) {
+        case .success:
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: return .directory
+            case S_IFREG: return .regularFile
+            default: return .other
+            }
+        case .failure(let error) where error == .noSuchFileOrDirectory:
+            return nil
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Creates one directory. Corresponds to `mkdir(2)`.
+    ///
+    /// - Parameters:
+    ///   - path: The directory to create; its parent must exist.
+    ///   - permissions: Its mode bits (the umask still applies).
+    /// - Throws: The `Errno` that `mkdir` failed with, e.g. `EEXIST`, `ENOENT` for a missing
+    ///   parent, `EACCES`, `EROFS`.
+    public static func makeDirectory(_ path: String, permissions: UInt32) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { mkdir(path, mode_t(permissions)) }.get()
+    }
+
+    /// Checks that this process may create and remove files in a directory (write and search
+    /// permission). Corresponds to `access(2)` with `W_OK | X_OK`.
+    ///
+    /// `access` checks with the real user id, which is the daemon's own; for root it passes
+    /// whatever the mode bits say, but it still reports a read-only mount (`EROFS`).
+    ///
+    /// - Parameter path: The directory.
+    /// - Throws: The `Errno` that `access` failed with, e.g. `EACCES` or `EROFS`.
+    public static func checkWritableDirectory(_ path: String) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { access(path, W_OK | X_OK) }.get()
+    }
+
+    /// Gives a file a new name, atomically replacing whatever had that name. Corresponds to
+    /// `rename(2)`.
+    ///
+    /// - Parameters:
+    ///   - source: The current path.
+    ///   - destination: The new path, in the same file system.
+    /// - Throws: The `Errno` that `rename` failed with, e.g. `ENOENT`, `EXDEV`, `EIO`.
+    public static func rename(_ source: String, to destination: String) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { Glibc.rename(source, destination) }.get()
+    }
+
+    /// Removes a name of a file (not a directory). Corresponds to `unlink(2)`.
+    ///
+    /// - Parameter path: The file to remove.
+    /// - Throws: The `Errno` that `unlink` failed with, e.g. `ENOENT`, `EISDIR`, `EACCES`.
+    public static func removeFile(_ path: String) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { unlink(path) }.get()
+    }
+}

@@ -1,0 +1,30 @@
+import Geodesy
+import Simulation
+import Testing
+
+@Suite("The simulated walker")
+struct SimulatedWalkerTests {
+    @Test("scans until facing the destination, walks there, and stops")
+    func walksToDestination() {
+        let start = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)
+        var walker = SimulatedWalker(position: start, yawDegrees: 200, seed: 1)
+        // 200 m to the north-east.
+        walker.destination = Coordinate(uncheckedLatitudeDegrees: 48.8597, longitudeDegrees: 2.2964)
+        let initial = walker.course!.distanceMeters
+        #expect(initial > 150 && initial < 250)
+        var sawScanning = false
+        var maxYawRate = 0.0
+        for _ in 0..<(60 * 5 * 50) {
+            walker.step(seconds: 0.02)
+            if walker.activity == .scanning { sawScanning = true }
+            maxYawRate = max(maxYawRate, abs(walker.yawRateDegreesPerSecond))
+            if walker.activity == .arrived { break }
+        }
+        #expect(sawScanning)
+        #expect(walker.activity == .arrived)
+        #expect(walker.course!.distanceMeters <= 5)
+        // At 1.4 m/s, 200 m takes about 2.5 minutes plus the scan.
+        #expect(walker.elapsedSeconds > initial / 1.4 && walker.elapsedSeconds < initial / 1.4 + 60)
+        #expect(maxYawRate <= 31)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+@preconcurrency import Glibc
+import Testing
+
+@testable import SystemSupport
+
+@Suite("File descriptors and file system calls")
+struct FileDescriptorTests {
+    @Test("EINTR is retried until the call does something")
+    func retriesInterruptedCalls() {
+        var calls = 0
+        let result = SystemCall.valueOrErrno { () -> Int32 in
+            calls += 1
+            guard calls > 2 else {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect(result == .success(7))
+        #expect(calls == 3)
+    }
+
+    @Test("EINTR is passed on when retrying is off, as for close")
+    func passesInterruptionOnWhenAsked() {
+        var calls = 0
+        let result = SystemCall.valueOrErrno(retryOnInterrupt: false) { () -> Int32 in
+            calls += 1
+            errno = EINTR
+            return -1
+        }
+        #expect(result == .failure(.interrupted))
+        #expect(calls == 1)
+    }
+
+    @Test("other errors come back as their Errno, read right after the call")
+    func reportsErrno() {
+        let result = SystemCall.valueOrErrno { () -> Int in
+            errno = ENOSPC
+            return -1
+        }
+        #expect(result == .failure(.noSpace))
+    }
+
+    @Test("open, write, fsync, close, rename, stat and unlink on a real directory")
+    func realCalls() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fd-\(UUID().uuidString)").path
+        try FileSystem.makeDirectory(directory, permissions: 0o700)
+        defer {
+            do { try FileManager.default.removeItem(atPath: directory) } catch { Issue.record("cleanup: \(error)") }
+        }
+        #expect(try FileSystem.kind(of: directory) == .directory)
+        try FileSystem.checkWritableDirectory(directory)
+
+        let path = directory + "/file"
+        let bytes = Array("hello\n".utf8)
+        let output = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600)
+        let written = try bytes.withUnsafeBytes { buffer throws(Errno) in try output.write(buffer) }
+        #expect(written == bytes.count)
+        try output.sync()
+        try output.close()
+        #expect(throws: Errno.fileExists) {
+            _ = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive])
+        }
+        #expect(try FileSystem.kind(of: path) == .regularFile)
+
+        try FileSystem.rename(path, to: path + ".renamed")
+        #expect(try FileSystem.kind(of: path) == nil)
+        let input = try FileDescriptor.open(path + ".renamed", .readOnly)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = try buffer.withUnsafeMutableBytes { buffer throws(Errno) in try input.read(into: buffer) }
+        #expect(Array(buffer[0..<count]) == bytes)
+        try input.close()
+
+        let directoryDescriptor = try FileDescriptor.open(directory, .readOnly, options: [.directory])
+        try directoryDescriptor.sync()
+        try directoryDescriptor.close()
+
+        #expect(throws: Errno.notDirectory) {
+            _ = try FileDescriptor.open(path + ".renamed", .readOnly, options: [.directory])
+        }
+        try FileSystem.removeFile(path + ".renamed")
+        #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.removeFile(path + ".renamed") }
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileDescriptor.open(path, .readOnly) }
+    }
+}
