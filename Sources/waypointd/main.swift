@@ -10,6 +10,7 @@ let help = """
            waypointd replay FILE                             run the pipeline over a recording, JSON lines out
            waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]   play a pattern on the motor
            waypointd motor-off [MOTOR OPTIONS]               force the motor off (systemd's ExecStopPost)
+           waypointd --print-config [--config PATH]          the configuration in effect (exit 78 if invalid)
            waypointd --version | --help
 
     waypointd guides a walker to a destination through a vibration motor. This build holds
@@ -24,6 +25,8 @@ case "--version":
     print("waypointd \(Release.version) (libgps API \(LibGPSVersion.apiMajor))")
 case "--help", "-h":
     print(help)
+case "--print-config":
+    exit(PrintConfigCommand.run(Array(arguments.dropFirst())))
 case "gps":
     exit(await GPSCommand.run(Array(arguments.dropFirst())))
 case "replay":
