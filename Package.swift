@@ -60,7 +60,7 @@ let package = Package(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "TestSupport"]),
-        .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "TestSupport"]),
+        .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
         .testTarget(
