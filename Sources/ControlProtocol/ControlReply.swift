@@ -1,0 +1,56 @@
+import Foundation
+
+/// A line the daemon sends: the greeting, or the reply to one request.
+public enum ControlReply: Sendable, Hashable {
+    /// `{"class":"VERSION","release":…,"proto":…}`, sent once on connect.
+    case version(VersionGreeting)
+    /// `{"class":"OK"}`: the request was carried out.
+    case ok
+    /// `{"class":"STATUS",…}`; see ``StatusReport``.
+    case status(StatusReport)
+    /// `{"class":"RECENT","destinations":[{"lat":…,"lon":…,"name":…},…]}`, most recent first.
+    case recent([DestinationReport])
+    /// `{"class":"ERROR","code":…,"message":…}`.
+    case error(ControlError)
+
+    /// The reply as one line of compact JSON, newline included.
+    ///
+    /// Encoding cannot fail for these types (non-finite numbers are written as `null`); should
+    /// it ever, the line is an `internal` error saying so rather than nothing.
+    public var line: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+        } catch {
+            return Array(#"{"class":"ERROR","code":"internal","message":"reply could not be encoded"}"#.utf8) + [
+                UInt8(ascii: "\n")
+            ]
+        }
+    }
+}
+
+extension ControlReply: Encodable {
+    private enum CodingKeys: String, CodingKey { case messageClass = "class", destinations, code, message }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .version(let greeting):
+            try greeting.encode(to: encoder)
+        case .status(let report):
+            try report.encode(to: encoder)
+        case .ok:
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("OK", forKey: .messageClass)
+        case .recent(let destinations):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("RECENT", forKey: .messageClass)
+            try container.encode(destinations, forKey: .destinations)
+        case .error(let error):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("ERROR", forKey: .messageClass)
+            try container.encode(error.code, forKey: .code)
+            try container.encode(error.message, forKey: .message)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+/// Everything a `STATUS` reply carries, as the daemon fills it in. Wire names are in each
+/// property's documentation; unknown values (nil, NaN, infinity) are written as `null`.
+///
+/// These are wire types, kept apart from the core's `Fix`, `Navigator` and `HeadingEstimate`:
+/// the daemon copies what it knows into them.
+public struct StatusReport: Sendable, Hashable {
+    /// The latest fix: `fix` on the wire, or null when there is none.
+    public struct Fix: Sendable, Hashable {
+        /// `time`: ISO 8601 UTC, e.g. `2026-05-01T12:00:00.5Z`; null when the receiver gave none.
+        public var time: String?
+        /// `mode`: 1 no fix, 2 2D, 3 3D.
+        public var mode: Int
+        /// `lat`: degrees, positive north.
+        public var latitude: Double?
+        /// `lon`: degrees, positive east.
+        public var longitude: Double?
+        /// `eph`: estimated horizontal position error, metres.
+        public var horizontalErrorMeters: Double?
+
+        /// A fix from its parts.
+        public init(
+            time: String?, mode: Int, latitude: Double?, longitude: Double?, horizontalErrorMeters: Double?
+        ) {
+            self.time = time
+            self.mode = mode
+            self.latitude = latitude
+            self.longitude = longitude
+            self.horizontalErrorMeters = horizontalErrorMeters
+        }
+    }
+
+    /// The wearer's heading: `heading` on the wire, always an object.
+    public struct Heading: Sendable, Hashable {
+        /// `true`: degrees clockwise from true north, [0, 360).
+        public var trueDegrees: Double?
+        /// `magnetic`: degrees clockwise from magnetic north, [0, 360).
+        public var magneticDegrees: Double?
+        /// `declination`: degrees, positive east, as applied.
+        public var declinationDegrees: Double?
+        /// `reliable`: false when the IMU failed, is uncalibrated, or sees interference.
+        public var isReliable: Bool
+
+        /// A heading from its parts; everything unknown by default.
+        public init(
+            trueDegrees: Double? = nil, magneticDegrees: Double? = nil, declinationDegrees: Double? = nil,
+            isReliable: Bool = false
+        ) {
+            self.trueDegrees = trueDegrees
+            self.magneticDegrees = magneticDegrees
+            self.declinationDegrees = declinationDegrees
+            self.isReliable = isReliable
+        }
+    }
+
+    /// The motor's current cue: `haptic` on the wire, always an object.
+    public struct Haptic: Sendable, Hashable {
+        /// `intensity`: 0…1.
+        public var intensity: Double?
+        /// `sharpness`: 0…1.
+        public var sharpness: Double?
+        /// `duty`: the PWM duty cycle being output, 0…1.
+        public var duty: Double?
+
+        /// A cue from its parts; everything unknown by default.
+        public init(intensity: Double? = nil, sharpness: Double? = nil, duty: Double? = nil) {
+            self.intensity = intensity
+            self.sharpness = sharpness
+            self.duty = duty
+        }
+    }
+
+    /// `state`: the guidance state, `idle`, `no-fix`, `no-heading`, `guiding` or `arrived`.
+    public var state: String
+    /// `fix`: the latest fix, or null.
+    public var fix: Fix?
+    /// `heading`.
+    public var heading: Heading
+    /// `destination`: where the wearer is being guided, or null.
+    public var destination: DestinationReport?
+    /// `bearing`: degrees from true north to the destination, [0, 360).
+    public var bearingDegrees: Double?
+    /// `distance`: metres to the destination.
+    public var distanceMeters: Double?
+    /// `error`: degrees to turn, (−180, 180], positive clockwise.
+    public var errorDegrees: Double?
+    /// `haptic`.
+    public var haptic: Haptic
+    /// `calibration`: the magnetometer calibration's state, e.g. `none`, `saved`, `running`.
+    public var calibration: String?
+    /// `muted`: whether guidance vibration is muted.
+    public var isMuted: Bool?
+
+    /// A report from its parts; everything but the state unknown by default.
+    public init(
+        state: String, fix: Fix? = nil, heading: Heading = Heading(), destination: DestinationReport? = nil,
+        bearingDegrees: Double? = nil, distanceMeters: Double? = nil, errorDegrees: Double? = nil,
+        haptic: Haptic = Haptic(), calibration: String? = nil, isMuted: Bool? = nil
+    ) {
+        self.state = state
+        self.fix = fix
+        self.heading = heading
+        self.destination = destination
+        self.bearingDegrees = bearingDegrees
+        self.distanceMeters = distanceMeters
+        self.errorDegrees = errorDegrees
+        self.haptic = haptic
+        self.calibration = calibration
+        self.isMuted = isMuted
+    }
+}
+
+extension StatusReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
+        case calibration, muted
+    }
+
+    /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("STATUS", forKey: .messageClass)
+        try container.encode(state, forKey: .state)
+        try container.encode(fix, forKey: .fix)
+        try container.encode(heading, forKey: .heading)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(WireNumber(bearingDegrees), forKey: .bearing)
+        try container.encode(WireNumber(distanceMeters), forKey: .distance)
+        try container.encode(WireNumber(errorDegrees), forKey: .error)
+        try container.encode(haptic, forKey: .haptic)
+        try container.encode(calibration, forKey: .calibration)
+        try container.encode(isMuted, forKey: .muted)
+    }
+}
+
+extension StatusReport.Fix: Encodable {
+    private enum CodingKeys: String, CodingKey { case time, mode, lat, lon, eph }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .time)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(WireNumber(latitude), forKey: .lat)
+        try container.encode(WireNumber(longitude), forKey: .lon)
+        try container.encode(WireNumber(horizontalErrorMeters), forKey: .eph)
+    }
+}
+
+extension StatusReport.Heading: Encodable {
+    private enum CodingKeys: String, CodingKey { case trueDegrees = "true", magnetic, declination, reliable }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(WireNumber(trueDegrees), forKey: .trueDegrees)
+        try container.encode(WireNumber(magneticDegrees), forKey: .magnetic)
+        try container.encode(WireNumber(declinationDegrees), forKey: .declination)
+        try container.encode(isReliable, forKey: .reliable)
+    }
+}
+
+extension StatusReport.Haptic: Encodable {
+    private enum CodingKeys: String, CodingKey { case intensity, sharpness, duty }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(WireNumber(intensity), forKey: .intensity)
+        try container.encode(WireNumber(sharpness), forKey: .sharpness)
+        try container.encode(WireNumber(duty), forKey: .duty)
+    }
+}

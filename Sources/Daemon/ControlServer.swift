@@ -1,0 +1,236 @@
+import ControlProtocol
+import Geodesy
+import Synchronization
+import SystemSupport
+
+/// Serves the control protocol on a listening UNIX socket: greets each client, reads its
+/// request lines, asks a ``ControlHandler`` and writes the reply lines.
+///
+/// Threads: one ``BlockingThread`` waits in `accept`, and one per client waits in `recv`;
+/// requests are handled in async child tasks of ``run()``, one per client, so a client's
+/// replies come in the order of its requests. Writes never block (see
+/// ``UnixSocketConnection/send(_:)``): a client that stops reading is dropped once
+/// ``Limits/outputBytes`` of its output wait unsent.
+///
+/// Lifecycle: bind the listener first (so `READY=1` can follow), create the server, then
+/// `try await server.run()` in the daemon's task group. ``stop()`` (or cancelling the task)
+/// closes the listener and disconnects every client, and ``run()`` returns once they are gone.
+public final class ControlServer: Sendable {
+    /// Bounds on what clients may cost the daemon.
+    public struct Limits: Sendable, Hashable {
+        /// Clients served at once; one more is sent an `internal` error and disconnected.
+        public var clients = 32
+        /// Output waiting for a slow client, in bytes, before it is dropped.
+        public var outputBytes = UnixSocketConnection.defaultOutputLimit
+        /// The longest request line, in bytes.
+        public var lineBytes = LineFramer.defaultMaximumLineLength
+
+        /// The protocol's defaults.
+        public init() {}
+    }
+
+    private struct Registry {
+        var isStopped = false
+        var nextID = 0
+        var clients: [Int: UnixSocketConnection] = [:]
+    }
+
+    private let listener: UnixSocketListener
+    private let handler: any ControlHandler
+    private let limits: Limits
+    private let logger: Logger?
+    private let registry = Mutex(Registry())
+    /// The error that ended the accept loop, if one did.
+    private let acceptFailure = Mutex<UnixSocketError?>(nil)
+
+    /// A server on a listener, which it then owns and closes when it stops.
+    ///
+    /// - Parameters:
+    ///   - listener: A bound or adopted listening socket.
+    ///   - handler: Carries out the requests.
+    ///   - limits: Bounds on clients.
+    ///   - logger: Where connection problems are reported; nil for silence.
+    public init(listener: UnixSocketListener, handler: any ControlHandler, limits: Limits = Limits(), logger: Logger? = nil) {
+        self.listener = listener
+        self.handler = handler
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Serves clients until ``stop()`` is called or the task is cancelled, then waits for every
+    /// client to be disconnected.
+    ///
+    /// - Throws: ``UnixSocketError/acceptFailed(_:)`` when `accept` failed in a way that cannot
+    ///   be waited out, or an `Errno` when no thread could be started.
+    public func run() async throws {
+        let (accepted, continuation) = AsyncStream.makeStream(of: (Int, UnixSocketConnection).self)
+        do {
+            try BlockingThread.start { [self] in acceptLoop(continuation) }
+        } catch {
+            listener.close()
+            throw error
+        }
+        await withTaskCancellationHandler {
+            await withDiscardingTaskGroup { group in
+                for await (id, connection) in accepted {
+                    group.addTask { await self.serve(connection, id: id) }
+                }
+            }
+        } onCancel: {
+            stop()
+        }
+        if let failure = acceptFailure.withLock({ $0 }) { throw failure }
+    }
+
+    /// Stops accepting and disconnects every client; ``run()`` then returns. Safe from any
+    /// thread or task, before or during ``run()``, any number of times.
+    public func stop() {
+        let clients = registry.withLock { registry in
+            registry.isStopped = true
+            return Array(registry.clients.values)
+        }
+        listener.stop()
+        for client in clients { client.shutdown() }
+    }
+
+    /// The accept thread: admits clients until the listener is stopped, then closes it.
+    private func acceptLoop(_ continuation: AsyncStream<(Int, UnixSocketConnection)>.Continuation) {
+        defer {
+            listener.close()
+            continuation.finish()
+        }
+        while true {
+            let connection: UnixSocketConnection
+            do {
+                guard let next = try listener.accept() else { return }
+                connection = next
+            } catch {
+                if case .acceptFailed(let errno) = error,
+                    [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .outOfMemory].contains(errno)
+                {
+                    logger?.warning("control socket: \(error); pausing")
+                    ThreadSleep.sleep(for: .milliseconds(100))
+                    continue
+                }
+                logger?.error("control socket: \(error); no longer accepting clients")
+                acceptFailure.withLock { $0 = error }
+                return
+            }
+            let id = registry.withLock { registry -> Int? in
+                guard !registry.isStopped, registry.clients.count < limits.clients else { return nil }
+                registry.nextID += 1
+                registry.clients[registry.nextID] = connection
+                return registry.nextID
+            }
+            guard let id else {
+                let error = ControlError(.internal, "too many clients (at most \(limits.clients))")
+                connection.send(ControlReply.error(error).line)
+                connection.close()
+                continue
+            }
+            continuation.yield((id, connection))
+        }
+    }
+
+    /// One client: greeting, then a reply to each request until it leaves or is dropped.
+    private func serve(_ connection: UnixSocketConnection, id: Int) async {
+        defer {
+            connection.shutdown()
+            _ = registry.withLock { $0.clients.removeValue(forKey: id) }
+        }
+        connection.send(ControlReply.version(VersionGreeting()).line)
+        let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
+        do {
+            try BlockingThread.start { [limits] in
+                Self.readLoop(connection, maximumLineLength: limits.lineBytes, into: continuation)
+            }
+        } catch {
+            logger?.error("control client \(id): cannot start its reader thread: \(error)")
+            connection.close()
+            return
+        }
+        // Runs until the reader thread finishes the stream (the client left, or was shut down);
+        // cancellation shuts the connection down, which ends the reader.
+        await withTaskCancellationHandler {
+            for await frame in frames {
+                let reply: ControlReply
+                switch frame {
+                case .line(let bytes):
+                    if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+                    reply = await respond(to: bytes)
+                case .lineTooLong:
+                    reply = .error(
+                        ControlError(.lineTooLong, "a request line may be at most \(limits.lineBytes) bytes"))
+                }
+                switch connection.send(reply.line) {
+                case .droppedOverLimit: logger?.notice("control client \(id): not reading its replies; dropped")
+                case .droppedFailed(let error): logger?.debug("control client \(id): \(error); dropped")
+                case .sent, .queued, .closed: break
+                }
+            }
+        } onCancel: {
+            connection.shutdown()
+        }
+    }
+
+    /// A client's reader thread: frames what arrives until the peer closes or the connection is
+    /// shut down, then closes the descriptor it alone was reading.
+    private static func readLoop(
+        _ connection: UnixSocketConnection, maximumLineLength: Int,
+        into continuation: AsyncStream<LineFramer.Frame>.Continuation
+    ) {
+        var framer = LineFramer(maximumLineLength: maximumLineLength)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { raw throws(Errno) in try connection.receive(into: raw) }
+            } catch {
+                break  // ECONNRESET and the like: the client is gone either way.
+            }
+            if count == 0 { break }
+            for frame in framer.append(buffer[..<count]) { continuation.yield(frame) }
+        }
+        // A partial line left by a client that disconnected mid-line is discarded.
+        connection.close()
+        continuation.finish()
+    }
+
+    /// Carries out one request line.
+    private func respond(to line: [UInt8]) async -> ControlReply {
+        let request: ControlRequest
+        do {
+            request = try ControlRequest(line: line)
+        } catch {
+            return .error(error)
+        }
+        switch request {
+        case .go(let latitude, let longitude, let name):
+            let coordinate: Coordinate
+            do {
+                coordinate = try Coordinate(latitudeDegrees: latitude, longitudeDegrees: longitude)
+            } catch {
+                return .error(ControlError(.badArgument, "\(error)"))
+            }
+            return Self.reply(await handler.go(coordinate, name: name))
+        case .clear:
+            return Self.reply(await handler.clear())
+        case .status:
+            return .status(await handler.status())
+        case .recent:
+            return .recent(
+                await handler.recent().map {
+                    DestinationReport(
+                        latitude: $0.coordinate.latitudeDegrees, longitude: $0.coordinate.longitudeDegrees,
+                        name: $0.name)
+                })
+        }
+    }
+
+    private static func reply(_ result: Result<Void, ControlError>) -> ControlReply {
+        switch result {
+        case .success: .ok
+        case .failure(let error): .error(error)
+        }
+    }
+}

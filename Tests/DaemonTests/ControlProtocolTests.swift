@@ -1,0 +1,133 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+@Suite("Control protocol: framing, requests, replies")
+struct ControlProtocolTests {
+    /// A stream with short lines, an empty line, CRLF, an over-long line and a partial tail.
+    private static let stream: [UInt8] = Array(
+        "{\"cmd\":\"status\"}\n\nab\r\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 20) + Array(
+            "\nlast\nexact-ten!\npartial".utf8)
+    private static let expected: [LineFramer.Frame] = [
+        .line(Array("{\"cmd\":\"status\"}".utf8)), .line([]), .line(Array("ab".utf8)), .lineTooLong,
+        .line(Array("last".utf8)), .line(Array("exact-ten!".utf8)),
+    ]
+
+    @Test("the framer gives the same frames wherever the stream is split, once or at every byte")
+    func framesIndependentOfSplits() {
+        for split in 0...Self.stream.count {
+            var framer = LineFramer(maximumLineLength: 16)
+            let frames = framer.append(Self.stream[..<split]) + framer.append(Self.stream[split...])
+            #expect(frames == Self.expected, "split at \(split)")
+            #expect(framer.hasPartialLine)
+        }
+        var framer = LineFramer(maximumLineLength: 16)
+        let frames = Self.stream.flatMap { framer.append([$0]) }
+        #expect(frames == Self.expected)
+    }
+
+    @Test("a line of exactly the limit passes; one byte more is reported once, then framing resumes")
+    func limitBoundary() {
+        var framer = LineFramer()
+        let exact = [UInt8](repeating: 65, count: 4096)
+        #expect(framer.append(exact + [10]) == [.line(exact)])
+        let long = [UInt8](repeating: 65, count: 5000)
+        #expect(framer.append(long + Array("\n{}\n".utf8)) == [.lineTooLong, .line(Array("{}".utf8))])
+        #expect(!framer.hasPartialLine)
+    }
+
+    @Test("requests parse, integers included, and unknown fields are ignored")
+    func parsesRequests() throws {
+        #expect(try ControlRequest(line: Array(#"{"cmd":"status","extra":[1]}"#.utf8)) == .status)
+        #expect(try ControlRequest(line: Array(#"{"cmd":"clear"}"#.utf8)) == .clear)
+        #expect(try ControlRequest(line: Array(#"{"cmd":"recent"}"#.utf8)) == .recent)
+        #expect(
+            try ControlRequest(line: Array(#"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel"}"#.utf8))
+                == .go(latitude: 48.8584, longitude: 2.2945, name: "Eiffel"))
+        #expect(try ControlRequest(line: Array(#"{"cmd":"go","lat":1,"lon":0}"#.utf8)) == .go(latitude: 1, longitude: 0, name: nil))
+        #expect(try ControlRequest(line: Array(#"{"cmd":"go","lat":-90,"lon":180,"name":null}"#.utf8)) == .go(latitude: -90, longitude: 180, name: nil))
+    }
+
+    @Test(
+        "bad requests get the right error code",
+        arguments: [
+            (#"{"cmd":"go""#, ControlErrorCode.badJSON),
+            (#"[1,2]"#, .badJSON),
+            (#"{"lat":1}"#, .unknownCommand),
+            (#"{"cmd":"fly"}"#, .unknownCommand),
+            (#"{"cmd":"go","lat":91,"lon":0}"#, .badArgument),
+            (#"{"cmd":"go","lat":0,"lon":-180.5}"#, .badArgument),
+                        (#"{"cmd":"go","lat":"48","lon":0}"#, .badArgument),
+            (#"{"cmd":"go","lat":true,"lon":0}"#, .badArgument),
+            (#"{"cmd":"go","lon":0}"#, .badArgument),
+            (#"{"cmd":"go","lat":0,"lon":0,"name":7}"#, .badArgument),
+        ])
+    func rejectsBadRequests(line: String, code: ControlErrorCode) {
+        #expect(throws: ControlError.self) { try ControlRequest(line: Array(line.utf8)) }
+        do {
+            _ = try ControlRequest(line: Array(line.utf8))
+        } catch {
+            #expect(error.code == code, "\(line): \(error)")
+        }
+    }
+
+    @Test("NaN and numbers too large for a Double are refused, as bad JSON or a bad argument",
+          arguments: [#"{"cmd":"go","lat":NaN,"lon":0}"#, #"{"cmd":"go","lat":1e999,"lon":0}"#, #"{"cmd":"go","lat":0,"lon":-Infinity}"#])
+    func rejectsNonFinite(line: String) {
+        do {
+            _ = try ControlRequest(line: Array(line.utf8))
+            Issue.record("\(line) accepted")
+        } catch {
+            #expect([.badJSON, .badArgument].contains(error.code))
+        }
+    }
+
+    @Test("a name may have 100 characters, not 101")
+    func nameLimit() throws {
+        let ok = String(repeating: "é", count: 100)
+        #expect(try ControlRequest(line: Array(#"{"cmd":"go","lat":0,"lon":0,"name":"\#(ok)"}"#.utf8)) == .go(latitude: 0, longitude: 0, name: ok))
+        #expect(throws: ControlError.self) {
+            try ControlRequest(line: Array(#"{"cmd":"go","lat":0,"lon":0,"name":"\#(ok)e"}"#.utf8))
+        }
+    }
+
+    @Test("replies are single JSON lines; unknown and non-finite values are null")
+    func encodesReplies() throws {
+        func object(_ reply: ControlReply) throws -> [String: Any] {
+            let line = reply.line
+            #expect(line.last == 10)
+            #expect(line.dropLast().contains(10) == false)
+            return try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        }
+        let greeting = try object(.version(VersionGreeting()))
+        #expect(greeting["class"] as? String == "VERSION")
+        #expect(greeting["release"] as? String == Release.version)
+        #expect(greeting["proto"] as? Int == 1)
+        #expect(try object(.ok)["class"] as? String == "OK")
+        let error = try object(.error(ControlError(.lineTooLong, "too long")))
+        #expect(error["code"] as? String == "line-too-long")
+        #expect(error["message"] as? String == "too long")
+
+        let status = try object(.status(StatusReport(state: "no-fix", bearingDegrees: .nan, distanceMeters: 12.5)))
+        #expect(status["class"] as? String == "STATUS")
+        #expect(status["state"] as? String == "no-fix")
+        #expect(status["fix"] is NSNull)
+        #expect(status["destination"] is NSNull)
+        #expect(status["bearing"] is NSNull)
+        #expect(status["distance"] as? Double == 12.5)
+        #expect(status["muted"] is NSNull)
+        let heading = try #require(status["heading"] as? [String: Any])
+        #expect(Set(heading.keys) == ["true", "magnetic", "declination", "reliable"])
+        let haptic = try #require(status["haptic"] as? [String: Any])
+        #expect(Set(haptic.keys) == ["intensity", "sharpness", "duty"])
+        for key in ["state", "fix", "heading", "destination", "bearing", "distance", "error", "haptic", "calibration", "muted"] {
+            #expect(status.keys.contains(key), "STATUS lacks \(key)")
+        }
+
+        let recent = try object(.recent([DestinationReport(latitude: 1, longitude: 2, name: "a/b")]))
+        let list = try #require(recent["destinations"] as? [[String: Any]])
+        #expect(list.count == 1)
+        #expect(list[0]["name"] as? String == "a/b")
+        #expect(list[0]["lat"] as? Double == 1)
+    }
+}

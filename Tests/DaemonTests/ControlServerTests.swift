@@ -1,0 +1,337 @@
+import ControlProtocol
+import Daemon
+import Foundation
+import Geodesy
+@preconcurrency import Glibc
+import Synchronization
+import SystemSupport
+import Testing
+
+// MARK: - Fixtures
+
+/// Records what the server asked for and answers with fixed values.
+private final class FakeHandler: ControlHandler {
+    let goes = Mutex<[SavedDestination]>([])
+    let clears = Mutex(0)
+
+    func go(_ coordinate: Coordinate, name: String?) async -> Result<Void, ControlError> {
+        goes.withLock { $0.append(SavedDestination(coordinate: coordinate, name: name)) }
+        return name == "fail" ? .failure(ControlError(.internal, "disk full")) : .success(())
+    }
+
+    func clear() async -> Result<Void, ControlError> {
+        clears.withLock { $0 += 1 }
+        return .success(())
+    }
+
+    func status() async -> StatusReport {
+        StatusReport(
+            state: "guiding",
+            fix: .init(time: "2026-05-01T12:00:00Z", mode: 3, latitude: 48.85, longitude: 2.29, horizontalErrorMeters: 4),
+            heading: .init(trueDegrees: 10, magneticDegrees: 8.5, declinationDegrees: 1.5, isReliable: true),
+            destination: DestinationReport(latitude: 48.8584, longitude: 2.2945, name: "Eiffel"),
+            bearingDegrees: 45, distanceMeters: 120, errorDegrees: 35,
+            haptic: .init(intensity: 0.5, sharpness: 0.25, duty: 0.4), calibration: "saved", isMuted: false)
+    }
+
+    func recent() async -> [SavedDestination] {
+        [SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: -33.8568, longitudeDegrees: 151.2153), name: "Opera"),
+         SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 1, longitudeDegrees: 2))]
+    }
+}
+
+/// A client made of raw calls, reading without blocking a cooperative thread: the server's
+/// handler tasks share those few threads.
+private final class TestClient {
+    let descriptor: Int32
+    private var buffered: [UInt8] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else { throw Errno.current }
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    func write(_ text: String) { write(Array(text.utf8)) }
+
+    func write(_ bytes: [UInt8]) {
+        let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        precondition(written == bytes.count, "short write in a test")
+    }
+
+    /// The next line as a JSON object; nil at end of stream.
+    func readObject(timeout: Duration = .seconds(10)) async throws -> [String: Any]? {
+        guard let line = try await readLine(timeout: timeout) else { return nil }
+        return try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+    }
+
+    /// The next line, without its newline; nil at end of stream.
+    func readLine(timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = buffered.firstIndex(of: 10) {
+                let line = Array(buffered[..<newline])
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                buffered += chunk[..<count]
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                return nil
+            } else {
+                guard ContinuousClock.now < deadline else { throw Errno(rawValue: ETIMEDOUT) }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+    }
+
+    /// Sends a request and returns the reply.
+    func request(_ line: String) async throws -> [String: Any] {
+        write(line + "\n")
+        return try #require(try await readObject())
+    }
+}
+
+/// A fresh temporary directory, removed after `body`.
+private func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("waypointd-control-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}
+
+/// Runs a server on a socket in a temporary directory while `body` runs, then stops it and
+/// checks that `run()` returned and removed the socket.
+private func withServer(
+    handler: FakeHandler = FakeHandler(), limits: ControlServer.Limits = ControlServer.Limits(),
+    _ body: @Sendable (String, FakeHandler) async throws -> Void
+) async throws {
+    try await withTemporaryDirectory { directory in
+        let path = directory + "/control.sock"
+        let server = ControlServer(listener: try UnixSocketListener.bind(path: path), handler: handler, limits: limits)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            do {
+                try await body(path, handler)
+            } catch {
+                server.stop()
+                throw error
+            }
+            server.stop()
+            try await group.waitForAll()
+        }
+        #expect(try FileSystem.kind(of: path) == nil, "the socket file is removed on stop")
+    }
+}
+
+private func connectGreeted(_ path: String) async throws -> TestClient {
+    let client = try TestClient(path: path)
+    let greeting = try #require(try await client.readObject())
+    #expect(greeting["class"] as? String == "VERSION")
+    return client
+}
+
+// MARK: - Tests
+
+@Suite("Control server over a real UNIX socket")
+struct ControlServerTests {
+    @Test("a client is greeted with the release and protocol version")
+    func greets() async throws {
+        try await withServer { path, _ in
+            let client = try TestClient(path: path)
+            let greeting = try #require(try await client.readObject())
+            #expect(greeting["class"] as? String == "VERSION")
+            #expect(greeting["release"] as? String == Release.version)
+            #expect(greeting["proto"] as? Int == 1)
+        }
+    }
+
+    @Test("the socket file has mode 0660")
+    func socketMode() async throws {
+        try await withServer { path, _ in
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o660)
+            #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
+        }
+    }
+
+    @Test("go, clear, status and recent reach the handler and get their replies")
+    func commands() async throws {
+        try await withServer { path, handler in
+            let client = try await connectGreeted(path)
+            #expect(try await client.request(#"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel"}"#)["class"] as? String == "OK")
+            #expect(try await client.request(#"{"cmd":"go","lat":0,"lon":-180}"#)["class"] as? String == "OK")
+            #expect(handler.goes.withLock { $0 } == [
+                SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945), name: "Eiffel"),
+                SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 0, longitudeDegrees: -180)),
+            ])
+            let failed = try await client.request(#"{"cmd":"go","lat":1,"lon":1,"name":"fail"}"#)
+            #expect(failed["class"] as? String == "ERROR")
+            #expect(failed["code"] as? String == "internal")
+            #expect(failed["message"] as? String == "disk full")
+
+            #expect(try await client.request(#"{"cmd":"clear"}"#)["class"] as? String == "OK")
+            #expect(handler.clears.withLock { $0 } == 1)
+
+            let status = try await client.request(#"{"cmd":"status"}"#)
+            #expect(status["class"] as? String == "STATUS")
+            #expect(status["state"] as? String == "guiding")
+            #expect(status["bearing"] as? Double == 45)
+            #expect(status["muted"] as? Bool == false)
+            let fix = try #require(status["fix"] as? [String: Any])
+            #expect(fix["mode"] as? Int == 3)
+            #expect(fix["eph"] as? Double == 4)
+            let heading = try #require(status["heading"] as? [String: Any])
+            #expect(heading["true"] as? Double == 10)
+            #expect(heading["reliable"] as? Bool == true)
+            let destination = try #require(status["destination"] as? [String: Any])
+            #expect(destination["name"] as? String == "Eiffel")
+
+            let recent = try await client.request(#"{"cmd":"recent"}"#)
+            #expect(recent["class"] as? String == "RECENT")
+            let list = try #require(recent["destinations"] as? [[String: Any]])
+            #expect(list.count == 2)
+            #expect(list[0]["name"] as? String == "Opera")
+            #expect(list[1]["name"] is NSNull)
+            #expect(list[1]["lon"] as? Double == 2)
+        }
+    }
+
+    @Test("malformed and invalid requests get ERROR replies with their codes, and the client stays connected")
+    func errors() async throws {
+        try await withServer { path, handler in
+            let client = try await connectGreeted(path)
+            let cases: [(String, [String])] = [
+                (#"{"cmd":"go","#, ["bad-json"]),
+                (#"{"cmd":"jump"}"#, ["unknown-command"]),
+                (#"{"cmd":"go","lat":91,"lon":0}"#, ["bad-argument"]),
+                (#"{"cmd":"go","lat":NaN,"lon":0}"#, ["bad-json", "bad-argument"]),
+                (#"{"cmd":"go","lat":0,"lon":1e400}"#, ["bad-json", "bad-argument"]),
+                (#"{"cmd":"go","lat":0,"lon":0,"name":"\#(String(repeating: "n", count: 101))"}"#, ["bad-argument"]),
+            ]
+            for (line, codes) in cases {
+                let reply = try await client.request(line)
+                #expect(reply["class"] as? String == "ERROR", "\(line)")
+                #expect(codes.contains(reply["code"] as? String ?? ""), "\(line): \(reply)")
+                #expect((reply["message"] as? String)?.isEmpty == false)
+            }
+            #expect(handler.goes.withLock { $0.isEmpty })
+            #expect(try await client.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+        }
+    }
+
+    @Test("a 5000-byte line is refused as line-too-long, and the next line is served")
+    func overlongLine() async throws {
+        try await withServer { path, _ in
+            let client = try await connectGreeted(path)
+            client.write(#"{"cmd":"status","pad":""# + String(repeating: "x", count: 5000) + "\"}\n")
+            let reply = try #require(try await client.readObject())
+            #expect(reply["code"] as? String == "line-too-long")
+            #expect(try await client.request(#"{"cmd":"clear"}"#)["class"] as? String == "OK")
+        }
+    }
+
+    @Test("empty lines are ignored")
+    func emptyLines() async throws {
+        try await withServer { path, _ in
+            let client = try await connectGreeted(path)
+            client.write("\n \r\n")
+            #expect(try await client.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+        }
+    }
+
+    @Test("a request split across writes is served once whole")
+    func splitRequest() async throws {
+        try await withServer { path, _ in
+            let client = try await connectGreeted(path)
+            client.write(#"{"cmd":"#)
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(try await client.request(#""clear"}"#)["class"] as? String == "OK")
+        }
+    }
+
+    @Test("a client that disconnects mid-line is forgotten and its partial request is not run")
+    func disconnectMidLine() async throws {
+        try await withServer { path, handler in
+            do {
+                let client = try await connectGreeted(path)
+                client.write(#"{"cmd":"go","lat":1,"lon":2"#)
+            }
+            let other = try await connectGreeted(path)
+            #expect(try await other.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+            #expect(handler.goes.withLock { $0.isEmpty })
+        }
+    }
+
+    @Test("20 clients at once are each served")
+    func concurrentClients() async throws {
+        try await withServer { path, handler in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        let client = try await connectGreeted(path)
+                        for _ in 0..<3 {
+                            #expect(try await client.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+                        }
+                        #expect(try await client.request(#"{"cmd":"go","lat":\#(index),"lon":0}"#)["class"] as? String == "OK")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(handler.goes.withLock { $0.count } == 20)
+        }
+    }
+
+    @Test("a client over the limit is told so and disconnected")
+    func clientLimit() async throws {
+        var limits = ControlServer.Limits()
+        limits.clients = 1
+        try await withServer(limits: limits) { path, _ in
+            let first = try await connectGreeted(path)
+            let second = try TestClient(path: path)
+            let refusal = try #require(try await second.readObject())
+            #expect(refusal["class"] as? String == "ERROR")
+            #expect(try await second.readLine() == nil)
+            #expect(try await first.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+        }
+    }
+
+    @Test("stopping disconnects connected clients")
+    func stopDisconnects() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/control.sock"
+            let server = ControlServer(listener: try UnixSocketListener.bind(path: path), handler: FakeHandler())
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.run() }
+                let client = try await connectGreeted(path)
+                server.stop()
+                #expect(try await client.readLine() == nil)
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test("cancelling the task running the server stops it")
+    func cancellationStops() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/control.sock"
+            let server = ControlServer(listener: try UnixSocketListener.bind(path: path), handler: FakeHandler())
+            let task = Task { try await server.run() }
+            let client = try await connectGreeted(path)
+            task.cancel()
+            #expect(try await client.readLine() == nil)
+            try await task.value
+        }
+    }
+}
