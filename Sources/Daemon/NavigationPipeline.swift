@@ -27,12 +27,14 @@ public struct NavigationPipeline: Sendable {
     private var estimator: HeadingEstimator
     /// The guidance state machine.
     public private(set) var navigator: Navigator
-    private var fix: Fix?
+    /// The latest fix.
+    public private(set) var fix: Fix?
     private var model: HeadingEstimator.ModelField?
     private var modelPlace: Coordinate?
     private var modelTime: Double = -.infinity
     private var lastIMUSeconds: Double?
-    private var lastHeading: HeadingEstimate?
+    /// The latest heading estimate.
+    public private(set) var lastHeading: HeadingEstimate?
 
     /// A pipeline with the given settings and no history.
     public init(heading: HeadingEstimator.Settings = .init(), navigation: Navigator.Settings = .init(),
@@ -68,6 +70,14 @@ public struct NavigationPipeline: Sendable {
             let actions = navigator.receive(estimate, at: event.seconds)
             return (actions, output(at: event.seconds))
         }
+    }
+
+    /// Time passing without events: stale fixes, repeated warnings.
+    public mutating func tick(at seconds: Double) -> [Navigator.Action] { navigator.tick(at: seconds) }
+
+    /// Mutes or unmutes guidance.
+    public mutating func setMuted(_ muted: Bool, at seconds: Double) -> [Navigator.Action] {
+        navigator.setMuted(muted, at: seconds)
     }
 
     private func output(at seconds: Double) -> Output {

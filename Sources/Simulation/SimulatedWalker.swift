@@ -6,15 +6,15 @@ import Darwin
 import Geodesy
 import Heading
 
-/// A person wearing the device, for `--simulate` and tests: standing, scanning left and right
-/// until they face the destination, then walking toward it at 1.4 m/s with a gait's sway and
+/// A person wearing the device, for `--simulate` and tests: standing, turning on the spot until
+/// they face the destination, then walking toward it at 1.4 m/s with a gait's sway and
 /// small drifts off course, until they arrive.
 ///
 /// Deterministic for a seed; time advances only through `step(seconds:)`.
 public struct SimulatedWalker: Sendable {
     /// What the walker is doing.
     public enum Activity: String, Sendable {
-        /// Standing, turning the body to find the destination.
+        /// Standing, turning on the spot to find the destination.
         case scanning
         /// Walking toward it.
         case walking
@@ -41,17 +41,12 @@ public struct SimulatedWalker: Sendable {
     public var destination: Coordinate?
 
     private var random: SplitMix64
-    private var scanDirection = 1.0
-    private var scanOffset = 0.0
-    private var scanAmplitude = 60.0
-    private var scanCentre: Double
     private var drift = 0.0
 
     /// A walker at a place, facing `yawDegrees`.
     public init(position: Coordinate, yawDegrees: Double, seed: UInt64) {
         self.position = position
         self.yawDegrees = yawDegrees
-        scanCentre = yawDegrees
         random = SplitMix64(seed: seed)
     }
 
@@ -106,15 +101,8 @@ public struct SimulatedWalker: Sendable {
                 activity = .walking
                 return
             }
-            // The offset from where the scan began swings between ±amplitude, and the
-            // amplitude grows by 60° each swing, so every direction is reached in the end.
-            scanOffset += scanDirection * scanRateDegreesPerSecond * seconds
-            if abs(scanOffset) >= scanAmplitude {
-                scanOffset = scanDirection * scanAmplitude
-                scanDirection = -scanDirection
-                scanAmplitude += 60
-            }
-            yawDegrees = Angle.normalized(scanCentre + scanOffset)
+            // Turn on the spot, as a wearer does to find the buzz, until the bearing is in front.
+            yawDegrees = Angle.normalized(yawDegrees + scanRateDegreesPerSecond * seconds)
         case .walking:
             if course.distanceMeters <= 5 {
                 activity = .arrived

@@ -114,9 +114,14 @@ public final class UnixSocketListener: Sendable, CustomStringConvertible {
     /// Makes a waiting ``accept()`` and every later one return nil. Safe from any thread, any
     /// number of times.
     public func stop() {
-        var byte: UInt8 = 1
-        // The pipe is non-blocking: when it is already full, a wake-up is pending anyway.
-        _ = withUnsafeBytes(of: &byte) { try? FileDescriptor(rawValue: wakeWrite).write($0) }
+        // Under the lock `close()` takes, so the pipe cannot be closed while this writes to it
+        // (a write to a closed descriptor is a programming error and traps).
+        closed.withLock { closed in
+            guard !closed else { return }
+            var byte: UInt8 = 1
+            // The pipe is non-blocking: when it is already full, a wake-up is pending anyway.
+            _ = withUnsafeBytes(of: &byte) { try? FileDescriptor(rawValue: wakeWrite).write($0) }
+        }
     }
 
     /// Closes the socket and the wake-up pipe and removes the socket file this process bound.

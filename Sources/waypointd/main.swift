@@ -1,21 +1,22 @@
-// waypointd: the navigation daemon. This release holds its gpsd client (`waypointd gps`); the
-// daemon itself, its configuration and the other subcommands come with the daemon issue
-// (DESIGN.md §4).
+// waypointd: the navigation daemon and its subcommands (DESIGN.md §4).
 @preconcurrency import Glibc
 import ControlProtocol
 import GPSClient
 
 let help = """
-    usage: waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
+    usage: waypointd [--config PATH] [--simulate] [--socket PATH] [--state-dir DIR] [--sysfs-root DIR]
+                     [--log-level LEVEL]                  run the daemon (foreground, systemd-friendly)
+           waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
            waypointd replay FILE                             run the pipeline over a recording, JSON lines out
            waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]   play a pattern on the motor
            waypointd motor-off [MOTOR OPTIONS]               force the motor off (systemd's ExecStopPost)
            waypointd --print-config [--config PATH]          the configuration in effect (exit 78 if invalid)
            waypointd --version | --help
 
-    waypointd guides a walker to a destination through a vibration motor. This build holds
-    the navigation math, the offline tools of waypointctl, the gpsd client and the motor
-    driver; the daemon itself, its configuration and its other subcommands are not in it yet.
+    waypointd guides a walker to a destination through a vibration motor: it reads fixes from
+    gpsd and the compass over I2C, and pulses the motor while the wearer faces the destination.
+    --simulate runs it on a simulated board and walker, with no hardware. The destination is
+    set over the control socket (default /run/waypointd/control.sock).
     'waypointd COMMAND --help' describes each command.
     """
 
@@ -40,7 +41,9 @@ case "motor-test", "motor-off":
     } else {
         exit(await MotorCommands.motorTest(rest))
     }
+case let first where first == nil || first!.hasPrefix("--"):
+    exit(await DaemonCommand.run(arguments))
 default:
-    fputs("waypointd: this build cannot run the daemon yet; see 'waypointd --help'\n", stderr)
+    fputs("waypointd: unknown command '\(arguments[0])'\nTry 'waypointd --help'.\n", stderr)
     exit(64)
 }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A client of the daemon's control socket for end-to-end tests: one JSON object per line.
+public final class ControlClient {
+    private let descriptor: Int32
+    private var buffer = Data()
+
+    /// Connects to the UNIX socket at `path`.
+    /// - Throws: `ExternalTool.Missing`-style errors as NSError with the errno.
+    public init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let error = errno
+            close(descriptor)
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(error))
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends one request line.
+    public func send(_ json: String) {
+        let line = Array((json + "\n").utf8)
+        _ = line.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads one reply line as a JSON object (nil at end of stream or on bad JSON).
+    public func receive() -> [String: Any]? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Sends a request and returns the reply.
+    public func request(_ json: String) -> [String: Any]? {
+        send(json)
+        return receive()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real `waypointd --simulate` process over its real socket, driving the real sysfs code on
+/// a temporary tree: the wearer turns on the spot until facing the destination, walks there and
+/// arrives; the destination survives a restart.
+@Suite("waypointd --simulate end to end")
+struct DaemonSimulationTests {
+    static func waitForSocket(_ path: String) async -> Bool {
+        for _ in 0..<200 {
+            if FileManager.default.fileExists(atPath: path) { return true }
+            try? await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+
+    @Test("go, guiding with the motor pulsing only when facing, arrival, motor off on SIGTERM, state kept")
+    func simulatedWalk() async throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        let state = tree.root.appendingPathComponent("state").path
+        let socket = tree.root.appendingPathComponent("control.sock").path
+        let arguments = ["--simulate", "--socket", socket, "--state-dir", state, "--sysfs-root", tree.root.path]
+        let daemon = try ChildProcess(waypointd, arguments)
+        defer { daemon.terminate() }
+        try #require(await Self.waitForSocket(socket), "no socket: \(daemon.errors.map(\.text))")
+        let client = try ControlClient(path: socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        // About 27 m north-east of where the simulated wearer starts.
+        let reply = client.request(#"{"cmd":"go","lat":48.8558,"lon":2.2988,"name":"bench"}"#)
+        #expect(reply?["class"] as? String == "OK", "\(String(describing: reply))")
+
+        var states: [String] = []
+        var pulsed = false
+        var silentWhileFacingAway = false
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard let status = client.request(#"{"cmd":"status"}"#) else { break }
+            let current = status["state"] as? String ?? "?"
+            if states.last != current { states.append(current) }
+            let error = (status["error"] as? Double).map(abs)
+            let duty = tree.value("pwmchip0/pwm0/duty_cycle") ?? "0"
+            if current == "guiding", duty != "0" { pulsed = true }
+            if current == "guiding", let error, error > 40, (status["haptic"] as? [String: Any])?["intensity"] is NSNull {
+                silentWhileFacingAway = true
+            }
+            if current == "arrived" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(states.contains("guiding"), "\(states)")
+        #expect(states.last == "arrived", "\(states)")
+        #expect(pulsed, "the motor never pulsed while guiding")
+        #expect(silentWhileFacingAway, "the motor was not silent while facing away")
+        #expect(tree.value("pwmchip0/pwm0/period") == "40000")
+
+        kill(daemon.processID, SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.errors.map(\.text).suffix(300).joined(separator: "\n"))")
+        #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "0")
+        #expect(tree.value("pwmchip0/pwm0/enable") == "0")
+
+        let restarted = try ChildProcess(waypointd, arguments)
+        defer { restarted.terminate() }
+        try #require(await Self.waitForSocket(socket))
+        // The old socket file may linger until the new daemon replaces it: retry the connection.
+        var again: ControlClient?
+        for _ in 0..<40 where again == nil {
+            again = try? ControlClient(path: socket)
+            if again == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let second = try #require(again)
+        _ = second.receive()
+        let status = second.request(#"{"cmd":"status"}"#)
+        let destination = status?["destination"] as? [String: Any]
+        #expect(destination?["name"] as? String == "bench", "\(String(describing: status))")
+        let recent = second.request(#"{"cmd":"recent"}"#)
+        #expect("\(String(describing: recent))".contains("bench"), "\(String(describing: recent))")
+    }
+}
