@@ -3,6 +3,9 @@
 # Usage: scripts/demo.sh BIN_DIR
 set -eu
 bin=${1:?usage: scripts/demo.sh BIN_DIR}
+# Set by the sections that start background programs; the exit trap cleans up what exists.
+group=""
+work=""
 
 # Prints a command line exactly as a person would type it, then runs it.
 show() {
@@ -46,7 +49,7 @@ if command -v gpsfake >/dev/null 2>&1 && command -v setsid >/dev/null 2>&1; then
     TMPDIR="$work" setsid gpsfake -n -q -c 0.05 -P "$port" "$root/Tests/GPSClientTests/Data/mt3339.log" \
         >"$work/gpsfake.log" 2>&1 &
     group=$!
-    trap 'kill -s KILL -- -"$group" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+    trap 'kill -s KILL -- -"$group" 2>/dev/null || true; rm -rf "$work"' EXIT INT TERM
     # gpsfake needs python3 (a dependency of gpsd-clients), so use it to wait for the port.
     python3 -c 'import socket, sys, time
 for _ in range(100):
@@ -74,7 +77,7 @@ if command -v python3 >/dev/null 2>&1; then
     "$bin/waypointd" --simulate --socket "$sim/control.sock" --state-dir "$sim/state" --sysfs-root "$sim" \
         --log-level warning &
     daemon=$!
-    trap 'kill -s KILL -- -"$group" 2>/dev/null; kill "$daemon" 2>/dev/null; rm -rf "$work" "$sim"' EXIT INT TERM
+    trap 'kill -s KILL -- -"$group" 2>/dev/null || true; kill "$daemon" 2>/dev/null || true; rm -rf "$work" "$sim"' EXIT INT TERM
     # The control protocol is newline-delimited JSON; waypointctl's daemon commands come with
     # the control-protocol issue, so the demo speaks it directly.
     python3 - "$sim" <<'PY'
