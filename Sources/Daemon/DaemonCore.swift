@@ -16,14 +16,16 @@ public actor DaemonCore: ControlHandler {
     private let logger: Logger
     private let start = ContinuousClock.now
     private let destinationChanged: @Sendable (Coordinate?) -> Void
+    private let recorder: Recorder?
 
     /// A core with a pipeline, a player and saved state.
     /// - Parameter destinationChanged: told of every new destination (the simulated walker
     ///   heads for it).
     public init(
         pipeline: NavigationPipeline, player: HapticPlayer<ContinuousClock>, store: StateStore, saved: PersistentState,
-        logger: Logger, destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in }
+        logger: Logger, recorder: Recorder? = nil, destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in }
     ) {
+        self.recorder = recorder
         self.pipeline = pipeline
         self.player = player
         self.store = store
@@ -37,24 +39,36 @@ public actor DaemonCore: ControlHandler {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
+    /// Hands one event to the pipeline, recording it with the same time first.
+    private func handle(_ kind: RecordingEvent.Kind) -> [Navigator.Action] {
+        let seconds = now
+        recorder?.record(kind, at: seconds)
+        return pipeline.handle(RecordingEvent(seconds: seconds, kind: kind)).actions
+    }
+
+    /// Records the calibration in use, so a replay starts from it.
+    public func recordCalibration(_ calibration: MagneticCalibration?) {
+        if let calibration { _ = handle(.calibration(calibration)) }
+    }
+
     /// Restores the saved destination and mute state at startup.
     public func restore() async {
         if saved.muted { await perform(pipeline.setMuted(true, at: now)) }
         if let destination = saved.destination {
             logger.info("destination restored", ["destination": destination.description])
             destinationChanged(destination.coordinate)
-            await perform(pipeline.handle(RecordingEvent(seconds: now, kind: .destination(destination.coordinate, name: destination.name))).actions)
+            await perform(handle(.destination(destination.coordinate, name: destination.name)))
         }
     }
 
     /// One IMU sample.
     public func imu(_ sample: IMUSample) async {
-        await perform(pipeline.handle(RecordingEvent(seconds: now, kind: .imu(sample))).actions)
+        await perform(handle(.imu(sample)))
     }
 
     /// One fix.
     public func fix(_ fix: Fix) async {
-        await perform(pipeline.handle(RecordingEvent(seconds: now, kind: .fix(fix))).actions)
+        await perform(handle(.fix(fix)))
     }
 
     /// Time passing.
@@ -79,7 +93,7 @@ public actor DaemonCore: ControlHandler {
         saved.destination = destination
         saved.recent.record(destination)
         destinationChanged(coordinate)
-        await perform(pipeline.handle(RecordingEvent(seconds: now, kind: .destination(coordinate, name: name))).actions)
+        await perform(handle(.destination(coordinate, name: name)))
         logger.info("destination set", ["destination": destination.description])
         do throws(StateStoreError) {
             try store.save(destination: destination)
@@ -95,7 +109,7 @@ public actor DaemonCore: ControlHandler {
     public func clear() async -> Result<Void, ControlError> {
         saved.destination = nil
         destinationChanged(nil)
-        await perform(pipeline.handle(RecordingEvent(seconds: now, kind: .destination(nil, name: nil))).actions)
+        await perform(handle(.destination(nil, name: nil)))
         do throws(StateStoreError) {
             try store.save(destination: nil)
         } catch {

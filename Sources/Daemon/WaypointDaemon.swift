@@ -18,6 +18,7 @@ public struct DaemonOptions: Sendable {
     public var stateDirectory: String?
     public var sysfsRoot: String?
     public var logLevel: Logger.Level?
+    public var recordPath: String?
 
     public init() {}
 }
@@ -70,9 +71,19 @@ public enum WaypointDaemon {
         let calibration = saved.calibration?.calibration ?? (options.simulate ? .identity : nil)
         let pipeline = NavigationPipeline(heading: configuration.headingSettings, navigation: navigation, calibration: calibration)
         let player = HapticPlayer(channel: channel, settings: motor, clock: ContinuousClock())
+        var recorder: Recorder?
+        if let path = options.recordPath {
+            do {
+                recorder = try Recorder(path: path)
+            } catch {
+                logger.error("cannot create the recording", ["path": path, "error": "\(error)"])
+                try? channel.shutDown()
+                return 73
+            }
+        }
         let walker = options.simulate ? WalkerBox(SimulatedWalker(position: simulatedStart, yawDegrees: 200, seed: 1)) : nil
         let core = DaemonCore(
-            pipeline: pipeline, player: player, store: store, saved: saved, logger: logger,
+            pipeline: pipeline, player: player, store: store, saved: saved, logger: logger, recorder: recorder,
             destinationChanged: { destination in walker?.walker.withLock { $0.destination = destination } })
 
         let socketPath = options.socketPath ?? configuration.socketPath
@@ -89,6 +100,7 @@ public enum WaypointDaemon {
             return 69
         }
         let server = ControlServer(listener: listener, handler: core, logger: logger)
+        await core.recordCalibration(calibration)
         await core.restore()
 
         let source: any GPSFixSource

@@ -3,7 +3,7 @@ import Daemon
 import SystemSupport
 
 /// `waypointd [--config PATH] [--simulate] [--socket PATH] [--state-dir DIR] [--sysfs-root DIR]
-/// [--log-level LEVEL]`: runs the daemon in the foreground.
+/// [--record FILE] [--log-level LEVEL]`: runs the daemon in the foreground.
 enum DaemonCommand {
     static func run(_ words: [String]) async -> Int32 {
         var options = DaemonOptions()
@@ -25,6 +25,7 @@ enum DaemonCommand {
             case "--config": guard let v = value() else { return fail("--config needs a path") }; options.configPath = v
             case "--socket": guard let v = value() else { return fail("--socket needs a path") }; options.socketPath = v
             case "--state-dir": guard let v = value() else { return fail("--state-dir needs a directory") }; options.stateDirectory = v
+            case "--record": guard let v = value() else { return fail("--record needs a file") }; options.recordPath = v
             case "--sysfs-root": guard let v = value() else { return fail("--sysfs-root needs a directory") }; options.sysfsRoot = v
             case "--log-level":
                 guard let v = value(), let level = Logger.Level(name: v) else {

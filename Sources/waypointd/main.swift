@@ -5,7 +5,7 @@ import GPSClient
 
 let help = """
     usage: waypointd [--config PATH] [--simulate] [--socket PATH] [--state-dir DIR] [--sysfs-root DIR]
-                     [--log-level LEVEL]                  run the daemon (foreground, systemd-friendly)
+                     [--record FILE] [--log-level LEVEL]  run the daemon (foreground, systemd-friendly)
            waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
            waypointd replay FILE                             run the pipeline over a recording, JSON lines out
            waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]   play a pattern on the motor

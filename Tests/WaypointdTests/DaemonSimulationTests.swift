@@ -22,8 +22,9 @@ struct DaemonSimulationTests {
         try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
         let state = tree.root.appendingPathComponent("state").path
         let socket = tree.root.appendingPathComponent("control.sock").path
+        let recording = tree.root.appendingPathComponent("run.jsonl").path
         let arguments = ["--simulate", "--socket", socket, "--state-dir", state, "--sysfs-root", tree.root.path]
-        let daemon = try ChildProcess(waypointd, arguments)
+        let daemon = try ChildProcess(waypointd, arguments + ["--record", recording])
         defer { daemon.terminate() }
         try #require(await Self.waitForSocket(socket), "no socket: \(daemon.errors.map(\.text))")
         let client = try ControlClient(path: socket)
@@ -59,6 +60,28 @@ struct DaemonSimulationTests {
         #expect(daemon.waitForExit() == 0, "\(daemon.errors.map(\.text).suffix(300).joined(separator: "\n"))")
         #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "0")
         #expect(tree.value("pwmchip0/pwm0/enable") == "0")
+
+        // The recording replays to the same states the live run went through, and exactly the
+        // same way every time.
+        let replay = try ExternalTool.run(waypointd, ["replay", recording])
+        #expect(replay.status == 0, "\(replay.standardError)")
+        let replayed = replay.standardOutput.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["state"] as? String
+        }
+        var replayStates: [String] = []
+        for state in replayed where replayStates.last != state { replayStates.append(state) }
+        #expect(replayStates.last == "arrived", "\(replayStates)")
+        // Replay prints a state per IMU sample; a state that lasted only between two samples
+        // (right after `go`, before the next sample) can show in a live status poll and not in
+        // the replay. From the first guidance on, the sequences must agree.
+        let liveFromGuiding = Array(states.drop { $0 != "guiding" })
+        let replayFromGuiding = Array(replayStates.drop { $0 != "guiding" })
+        #expect(liveFromGuiding == replayFromGuiding, "live \(states), replay \(replayStates)")
+        let recordedSamples = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("\"imu\"") }.count
+        #expect(replayed.count == recordedSamples)
+        let replayAgain = try ExternalTool.run(waypointd, ["replay", recording])
+        #expect(replayAgain.standardOutput == replay.standardOutput)
 
         let restarted = try ChildProcess(waypointd, arguments)
         defer { restarted.terminate() }
