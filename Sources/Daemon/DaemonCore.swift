@@ -34,10 +34,7 @@ public actor DaemonCore: ControlHandler {
         self.destinationChanged = destinationChanged
     }
 
-    private var now: Double {
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    private var now: Double { (ContinuousClock.now - start).seconds }
 
     /// Hands one event to the pipeline, recording it with the same time first.
     private func handle(_ kind: RecordingEvent.Kind) -> [Navigator.Action] {

@@ -206,7 +206,7 @@ public enum WaypointDaemon {
                 return
             }
         }
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let seconds = interval.seconds
         let clock = ContinuousClock()
         var deadline = clock.now
         while !Task.isCancelled {

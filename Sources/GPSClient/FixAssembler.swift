@@ -1,4 +1,5 @@
 import Geodesy
+import SystemSupport
 
 /// Turns gpsd's stream of position reports into one report per fix epoch, and watches for
 /// silence. Pure: the caller passes the time of every event (as a duration since any fixed
@@ -119,13 +120,5 @@ struct FixAssembler {
         merged.hdop = later.hdop ?? earlier.hdop
         merged.satellitesUsed = later.satellitesUsed ?? earlier.satellitesUsed
         return merged
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

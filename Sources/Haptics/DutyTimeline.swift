@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// A stretch of motor drive: duty changes at offsets from its start, then silence until
 /// `length`. The player writes each step at its time and sleeps in between, so the motor's
 /// edges are scheduled, never polled.
@@ -66,13 +68,5 @@ public struct DutyTimeline: Sendable, Hashable {
             let next = index + 1 < pulses.count ? pulses[index + 1].start : length
             return (pulses[index].end - pulses[index].start, next - pulses[index].end)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }
