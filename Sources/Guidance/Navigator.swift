@@ -78,6 +78,9 @@ public struct Navigator: Sendable {
 
     private var fix: Fix?
     private var fixSeconds = -Double.infinity
+    /// The path from the latest fix to the destination. It changes only with a fix or a new
+    /// destination, so it is solved then, not on every heading sample (50 a second).
+    private var path: GeodesicInverse?
     private var headingReliable = false
     private var headingDegrees: Double?
     private var arrivalCount = 0
@@ -92,6 +95,7 @@ public struct Navigator: Sendable {
     /// Sets a destination: plays the accepted pattern and starts guiding when it can.
     public mutating func setDestination(_ coordinate: Coordinate, at seconds: Double) -> [Action] {
         destination = coordinate
+        refreshPath()
         arrivalCount = 0
         wasGuiding = false
         lastWarningSeconds = nil
@@ -103,6 +107,7 @@ public struct Navigator: Sendable {
     /// Clears the destination: silence.
     public mutating func clearDestination(at seconds: Double) -> [Action] {
         destination = nil
+        path = nil
         course = nil
         return update(at: seconds)
     }
@@ -120,12 +125,11 @@ public struct Navigator: Sendable {
     public mutating func receive(_ newFix: Fix, at seconds: Double) -> [Action] {
         fix = newFix
         fixSeconds = seconds
+        refreshPath()
         var actions: [Action] = []
-        if let destination, let here = usableFix(at: seconds)?.coordinate {
-            let eph = newFix.horizontalErrorMeters ?? 0
-            let distance = Self.path(from: here, to: destination).distanceMeters
-            let radius = max(settings.arrivalRadiusMeters, 2 * eph)
-            arrivalCount = distance <= radius ? arrivalCount + 1 : 0
+        if let path, usableFix(at: seconds) != nil {
+            let radius = max(settings.arrivalRadiusMeters, 2 * (newFix.horizontalErrorMeters ?? 0))
+            arrivalCount = path.distanceMeters <= radius ? arrivalCount + 1 : 0
         }
         actions += update(at: seconds)
         return actions
@@ -149,19 +153,22 @@ public struct Navigator: Sendable {
         return fix
     }
 
-    private static func path(from here: Coordinate, to there: Coordinate) -> GeodesicInverse {
-        Geodesic.wgs84.inverse(
+    private mutating func refreshPath() {
+        guard let destination, let here = fix?.coordinate else {
+            path = nil
+            return
+        }
+        path = Geodesic.wgs84.inverse(
             latitude1Degrees: here.latitudeDegrees, longitude1Degrees: here.longitudeDegrees,
-            latitude2Degrees: there.latitudeDegrees, longitude2Degrees: there.longitudeDegrees)
+            latitude2Degrees: destination.latitudeDegrees, longitude2Degrees: destination.longitudeDegrees)
     }
 
     private mutating func update(at seconds: Double, forceCue: Bool = false) -> [Action] {
         var actions: [Action] = []
         let previous = state
         var newCue: HapticCue?
-        if let destination {
-            if let here = usableFix(at: seconds)?.coordinate {
-                let path = Self.path(from: here, to: destination)
+        if destination != nil {
+            if usableFix(at: seconds) != nil, let path {
                 let bearing = Angle.normalized(path.initialAzimuthDegrees)
                 let eph = fix?.horizontalErrorMeters ?? 0
                 // When the position error makes the bearing itself that uncertain, widen the zone.
