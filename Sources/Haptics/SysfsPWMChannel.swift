@@ -119,9 +119,9 @@ public final class SysfsPWMChannel: PWMChannel {
         do throws(PWMError) {
             try write(String(min(nanoseconds, periodNanoseconds)), "duty_cycle", action: "set the duty cycle")
         } catch {
-            // Whatever the motor is doing now was not asked for: stop it.
-            try? write("0", "duty_cycle", action: "set the duty cycle to 0")
-            try? write("0", "enable", action: "disable the output")
+            // Whatever the motor is doing now was not asked for: stop it. The write that failed
+            // is the error to report; a second failure while stopping adds nothing to it.
+            _ = switchOff()
             throw error
         }
     }
@@ -135,12 +135,19 @@ public final class SysfsPWMChannel: PWMChannel {
         try shutDownQuietly()
     }
 
-    /// Duty 0, disable, unexport if ours: every step is tried, the first failure is thrown.
-    private func shutDownQuietly() throws(PWMError) {
+    /// Duty 0, then disabled (the kernel's order): both are tried.
+    /// - Returns: the first failure, if any.
+    private func switchOff() -> PWMError? {
         var firstError: PWMError?
-        for (value, attribute, action) in [("0", "duty_cycle", "set the duty cycle to 0"), ("0", "enable", "disable the output")] {
-            do throws(PWMError) { try write(value, attribute, action: action) } catch { firstError = firstError ?? error }
+        for (attribute, action) in [("duty_cycle", "set the duty cycle to 0"), ("enable", "disable the output")] {
+            do throws(PWMError) { try write("0", attribute, action: action) } catch { firstError = firstError ?? error }
         }
+        return firstError
+    }
+
+    /// Switched off, then unexported if ours: every step is tried, the first failure is thrown.
+    private func shutDownQuietly() throws(PWMError) {
+        var firstError = switchOff()
         if exportedByUs {
             do throws(SysfsError) {
                 try fileSystem.write(String(channel), to: chipDirectory + "/unexport")
