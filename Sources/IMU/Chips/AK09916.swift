@@ -108,7 +108,7 @@ public final class AK09916: MagnetometerDriver {
     public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
         precondition(bytes.count >= 7, "ST1 and three int16 axes take seven bytes")
         func axis(_ index: Int) -> Double {
-            Double(Int16(bitPattern: UInt16(bytes[2 + 2 * index]) << 8 | UInt16(bytes[1 + 2 * index])))
+            Double(RegisterBytes.littleEndian(bytes, at: 1 + 2 * index))
         }
         return Vector3(axis(0), axis(1), axis(2)) * microteslaPerLSB
     }

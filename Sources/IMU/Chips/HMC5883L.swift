@@ -115,7 +115,7 @@ public final class HMC5883L: MagnetometerDriver {
     private static func rawCounts(_ bytes: [UInt8]) -> (x: Int16, y: Int16, z: Int16) {
         precondition(bytes.count >= 6, "three int16 axes take six bytes")
         func word(_ index: Int) -> Int16 {
-            Int16(bitPattern: UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1]))
+            RegisterBytes.bigEndian(bytes, at: 2 * index)
         }
         return (x: word(0), y: word(2), z: word(1))
     }

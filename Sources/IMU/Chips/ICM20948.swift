@@ -205,7 +205,7 @@ public final class ICM20948: AccelerometerDriver {
     private static func bigEndianVector(_ bytes: [UInt8], offset: Int) -> Vector3 {
         precondition(bytes.count >= offset + 6, "three int16 axes take six bytes")
         func axis(_ index: Int) -> Double {
-            Double(Int16(bitPattern: UInt16(bytes[offset + 2 * index]) << 8 | UInt16(bytes[offset + 2 * index + 1])))
+            Double(RegisterBytes.bigEndian(bytes, at: offset + 2 * index))
         }
         return Vector3(axis(0), axis(1), axis(2))
     }

@@ -94,7 +94,7 @@ public final class LSM303DLHCMagnetometer: STSensor, MagnetometerDriver {
     public static func decodeField(_ bytes: [UInt8], microteslaPerLSBXY: Double, microteslaPerLSBZ: Double) -> Vector3 {
         precondition(bytes.count == STSensor.vectorByteCount, "an ST output block is six bytes")
         func count(_ index: Int) -> Double {
-            Double(Int16(bitPattern: UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1])))
+            Double(RegisterBytes.bigEndian(bytes, at: 2 * index))
         }
         let x = count(0), z = count(1), y = count(2)
         return Vector3(x * microteslaPerLSBXY, y * microteslaPerLSBXY, z * microteslaPerLSBZ)

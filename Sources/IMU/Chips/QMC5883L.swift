@@ -123,7 +123,7 @@ public final class QMC5883L: MagnetometerDriver {
     public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
         precondition(bytes.count >= 6, "three int16 axes take six bytes")
         func axis(_ index: Int) -> Double {
-            Double(Int16(bitPattern: UInt16(bytes[2 * index + 1]) << 8 | UInt16(bytes[2 * index])))
+            Double(RegisterBytes.littleEndian(bytes, at: 2 * index))
         }
         return Vector3(axis(0), axis(1), axis(2)) * microteslaPerLSB
     }

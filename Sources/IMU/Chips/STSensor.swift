@@ -76,7 +76,7 @@ public class STSensor {
     static func littleEndianAxes(_ bytes: [UInt8]) -> (x: Int16, y: Int16, z: Int16) {
         precondition(bytes.count == vectorByteCount, "an ST output block is six bytes")
         func axis(_ index: Int) -> Int16 {
-            Int16(bitPattern: UInt16(bytes[2 * index + 1]) << 8 | UInt16(bytes[2 * index]))
+            RegisterBytes.littleEndian(bytes, at: 2 * index)
         }
         return (axis(0), axis(1), axis(2))
     }
