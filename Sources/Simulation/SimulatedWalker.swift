@@ -66,11 +66,14 @@ public struct SimulatedWalker: Sendable {
         return Attitude(yawDegrees: yawDegrees, pitchDegrees: 4 + 2 * sin(phase), rollDegrees: 3 * sin(phase / 2))
     }
 
-    /// The trunk's linear acceleration now, NED, g (a walker's: forward 0.15 g at 2 Hz, lateral
-    /// 0.07 g at 1 Hz, vertical 0.25 g at 2 Hz).
+    /// The trunk's linear acceleration now, NED, g.
     public var linearAccelerationG: Vector3 {
-        guard activity == .walking else { return .zero }
-        let t = elapsedSeconds
+        activity == .walking ? Self.trunkAccelerationG(atSeconds: elapsedSeconds, yawDegrees: yawDegrees) : .zero
+    }
+
+    /// A walker's trunk acceleration, NED, g: forward 0.15 g at 2 Hz, lateral 0.07 g at 1 Hz,
+    /// vertical 0.25 g at 2 Hz, in the frame of the walking direction.
+    public static func trunkAccelerationG(atSeconds t: Double, yawDegrees: Double) -> Vector3 {
         let forward = 0.15 * sin(2 * .pi * 2 * t)
         let lateral = 0.07 * sin(2 * .pi * t + 0.5)
         let vertical = 0.25 * sin(2 * .pi * 2 * t + 1.2)

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 import TestSupport
 
@@ -27,16 +28,16 @@ struct CalibrationFitTests {
     @Test("a figure-eight recovers hard iron within 1 µT and soft iron within 2 %")
     func recovery() throws {
         var generator = SeededGenerator(seed: 42)
-        var model = SensorModel(seed: 43)
+        var noise = SplitMix64(seed: 43)
         for trial in 0..<20 {
-            let field = SensorModel.earthField(microtesla: Double.random(in: 25...65, using: &generator), inclinationDegrees: 60)
+            let field = earthField(microtesla: Double.random(in: 25...65, using: &generator), inclinationDegrees: 60)
             let offset = Vector3(
                 Double.random(in: -60...60, using: &generator), Double.random(in: -60...60, using: &generator),
                 Double.random(in: -60...60, using: &generator))
             let distortion = Self.softIron(0.2 / 3, &generator)
             var fit = CalibrationFit()
             for attitude in Self.figureEight(&generator) {
-                fit.add(distortion * attitude.toBody(field) + offset + model.noise(0.3))
+                fit.add(distortion * attitude.toBody(field) + offset + Vector3(noise.gaussian(), noise.gaussian(), noise.gaussian()) * 0.3)
             }
             let (calibration, quality) = try fit.fit(referenceFieldMicrotesla: field.length)
             let expectedMatrix = try #require(distortion.inverse)
@@ -52,7 +53,7 @@ struct CalibrationFitTests {
     @Test("too little coverage is refused, naming the missing directions")
     func coverage() {
         var fit = CalibrationFit()
-        let field = SensorModel.earthField(microtesla: 50, inclinationDegrees: 60)
+        let field = earthField(microtesla: 50, inclinationDegrees: 60)
         // Only turned about the vertical, level: the field never points up through the device.
         for i in 0..<400 { fit.add(Attitude(yawDegrees: Double(i)).toBody(field)) }
         #expect(throws: CalibrationFit.Refusal.self) { try fit.fit(referenceFieldMicrotesla: 50) }
@@ -78,7 +79,7 @@ struct CalibrationFitTests {
         for (index, attitude) in Self.figureEight(&generator).enumerated() {
             // A magnet comes and goes: the sphere's radius jumps between 40 and 60 µT.
             let strength = index % 40 < 20 ? 40.0 : 60.0
-            fit.add(attitude.toBody(SensorModel.earthField(microtesla: strength, inclinationDegrees: 60)))
+            fit.add(attitude.toBody(earthField(microtesla: strength, inclinationDegrees: 60)))
         }
         #expect {
             _ = try fit.fit(referenceFieldMicrotesla: 50)

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 import TestSupport
 
@@ -48,8 +49,8 @@ struct HeadingEstimatorTests {
     @Test("no linear acceleration, tilted up to ±40°, turning: RMS ≤ 0.5°, max ≤ 2° where the turn rate is under 5°/s",
           arguments: tiltCases)
     func tiltedTurning(inclination: Double, gyroscope: Bool) {
-        var model = SensorModel(seed: UInt64(inclination) + 1)
-        let field = SensorModel.earthField(microtesla: 48, inclinationDegrees: inclination)
+        var physics = SensorPhysics(
+            earthFieldMicrotesla: earthField(microtesla: 48, inclinationDegrees: inclination), seed: UInt64(inclination) + 1)
         let reference = HeadingEstimator.ModelField(
             declinationDegrees: 2.5, totalIntensityMicrotesla: 48, inclinationDegrees: inclination)
         var estimator = HeadingEstimator(calibration: .identity)
@@ -60,7 +61,7 @@ struct HeadingEstimatorTests {
             let (attitude, turnRate) = Self.attitude(t)
             let rates = gyroscope ? Self.bodyRates(from: previous, to: attitude, seconds: Self.dt) : nil
             previous = attitude
-            let sample = model.sample(attitude, field: field, rates: rates)
+            let sample = physics.sample(attitude, bodyRatesDegreesPerSecond: rates)
             let estimate = estimator.update(sample, seconds: i == 0 ? 0 : Self.dt, model: reference)
             guard t > 2, abs(turnRate) < 5, let heading = estimate.trueDegrees else { continue }
             #expect(estimate.isReliable)
@@ -86,20 +87,10 @@ struct HeadingEstimatorTests {
         return axis * (angle * 180 / .pi / seconds)
     }
 
-    /// Trunk accelerations of a walker, NED-independent: forward ±0.15 g at 2 Hz, lateral
-    /// ±0.07 g at 1 Hz, vertical ±0.25 g at 2 Hz, in the walking direction's frame.
-    static func walking(_ t: Double, yawDegrees: Double) -> Vector3 {
-        let forward = 0.15 * sin(2 * .pi * 2 * t)
-        let lateral = 0.07 * sin(2 * .pi * 1 * t + 0.5)
-        let vertical = 0.25 * sin(2 * .pi * 2 * t + 1.2)
-        let ψ = yawDegrees * .pi / 180
-        return Vector3(forward * cos(ψ) - lateral * sin(ψ), forward * sin(ψ) + lateral * cos(ψ), vertical)
-    }
-
     @Test("walking at inclination 65°: RMS ≤ 2° without a gyroscope, ≤ 1° with one", arguments: [false, true])
     func walking(withGyroscope: Bool) {
-        var model = SensorModel(seed: withGyroscope ? 7 : 8)
-        let field = SensorModel.earthField(microtesla: 50, inclinationDegrees: 65)
+        var physics = SensorPhysics(
+            earthFieldMicrotesla: earthField(microtesla: 50, inclinationDegrees: 65), seed: withGyroscope ? 7 : 8)
         let reference = HeadingEstimator.ModelField(declinationDegrees: 0, totalIntensityMicrotesla: 50, inclinationDegrees: 65)
         var estimator = HeadingEstimator(calibration: .identity)
         var errors: [Double] = []
@@ -117,7 +108,9 @@ struct HeadingEstimatorTests {
             previousYaw = yaw
             let attitude = Attitude(yawDegrees: yaw, pitchDegrees: 12, rollDegrees: -6)
             let rates: Vector3? = withGyroscope ? attitude.toBody(Vector3(0, 0, i == 0 ? 0 : yawRate)) : nil
-            let sample = model.sample(attitude, field: field, linearAccelerationG: Self.walking(t, yawDegrees: yaw), rates: rates)
+            let sample = physics.sample(
+                attitude, linearAccelerationG: SimulatedWalker.trunkAccelerationG(atSeconds: t, yawDegrees: yaw),
+                bodyRatesDegreesPerSecond: rates)
             let estimate = estimator.update(sample, seconds: i == 0 ? 0 : Self.dt, model: reference)
             guard intoSegment > 5, let heading = estimate.trueDegrees else { continue }
             errors.append(headingError(heading, yaw))
@@ -128,11 +121,11 @@ struct HeadingEstimatorTests {
 
     @Test("a 15 µT magnet is flagged within 1 s and cleared within 2 s of its removal, from any direction")
     func interference() {
-        let field = SensorModel.earthField(microtesla: 50, inclinationDegrees: 65)
+        let field = earthField(microtesla: 50, inclinationDegrees: 65)
         let reference = HeadingEstimator.ModelField(declinationDegrees: 0, totalIntensityMicrotesla: 50, inclinationDegrees: 65)
         var generator = SeededGenerator(seed: 99)
         for trial in 0..<40 {
-            var model = SensorModel(seed: UInt64(trial) + 100)
+            var physics = SensorPhysics(earthFieldMicrotesla: field, seed: UInt64(trial) + 100)
             let direction = Vector3(
                 Double.random(in: -1...1, using: &generator), Double.random(in: -1...1, using: &generator),
                 Double.random(in: -1...1, using: &generator)
@@ -143,9 +136,9 @@ struct HeadingEstimatorTests {
             for i in 0..<Int(15 * Self.rate) {
                 let t = Double(i) * Self.dt
                 let attitude = Attitude(yawDegrees: 40, pitchDegrees: 5, rollDegrees: 3)
-                var sample = model.sample(attitude, field: field)
                 // The magnet is fixed to the device, in its frame.
-                if t >= 5 && t < 10 { sample.magneticMicrotesla += direction * 15 }
+                let magnet = t >= 5 && t < 10 ? direction * 15 : .zero
+                let sample = physics.sample(attitude, extraFieldMicrotesla: magnet)
                 let estimate = estimator.update(sample, seconds: i == 0 ? 0 : Self.dt, model: reference)
                 if t < 5 { #expect(estimate.problem == nil, "false alarm at \(t) s") }
                 if t >= 5, flaggedAt == nil, estimate.problem == .interference { flaggedAt = t }
@@ -158,10 +151,9 @@ struct HeadingEstimatorTests {
 
     @Test("without a calibration the heading is computed but marked unreliable")
     func uncalibrated() {
-        var model = SensorModel(seed: 3)
+        var physics = SensorPhysics(earthFieldMicrotesla: earthField(microtesla: 50, inclinationDegrees: 60), seed: 3)
         var estimator = HeadingEstimator()
-        let field = SensorModel.earthField(microtesla: 50, inclinationDegrees: 60)
-        let estimate = estimator.update(model.sample(Attitude(yawDegrees: 10), field: field), seconds: 0, model: nil)
+        let estimate = estimator.update(physics.sample(Attitude(yawDegrees: 10)), seconds: 0, model: nil)
         #expect(estimate.problem == .notCalibrated)
         #expect(!estimate.isReliable)
         #expect(estimate.trueDegrees != nil)

@@ -1,3 +1,4 @@
+import Simulation
 import Testing
 import TestSupport
 
@@ -9,7 +10,7 @@ struct TiltCompensationTests {
     func exact() {
         var generator = SeededGenerator(seed: 1)
         for inclination in stride(from: 0.0, through: 85, by: 5) {
-            let field = SensorModel.earthField(microtesla: 50, inclinationDegrees: inclination)
+            let field = earthField(microtesla: 50, inclinationDegrees: inclination)
             for _ in 0..<300 {
                 let attitude = Attitude(
                     yawDegrees: Double.random(in: 0..<360, using: &generator),
@@ -27,7 +28,7 @@ struct TiltCompensationTests {
 
     @Test("undefined, not wrong, when pointing straight up or with the field along gravity")
     func degenerate() {
-        let field = SensorModel.earthField(microtesla: 50, inclinationDegrees: 60)
+        let field = earthField(microtesla: 50, inclinationDegrees: 60)
         let upright = Attitude(yawDegrees: 30, pitchDegrees: 90)
         #expect(TiltCompensation.magneticHeadingDegrees(field: upright.toBody(field), down: -upright.specificForce()) == nil)
         #expect(TiltCompensation.magneticHeadingDegrees(field: Vector3(0, 0, 50), down: Vector3(0, 0, 1)) == nil)
