@@ -10,6 +10,8 @@ public enum ControlReply: Sendable, Hashable {
     case status(StatusReport)
     /// `{"class":"RECENT","destinations":[{"lat":…,"lon":…,"name":…},…]}`, most recent first.
     case recent([DestinationReport])
+    /// `{"class":"CALIBRATION",…}`; see ``CalibrationReport``.
+    case calibration(CalibrationReport)
     /// `{"class":"ERROR","code":…,"message":…}`.
     case error(ControlError)
 
@@ -31,13 +33,15 @@ public enum ControlReply: Sendable, Hashable {
 }
 
 extension ControlReply: Encodable {
-    private enum CodingKeys: String, CodingKey { case messageClass = "class", destinations, code, message }
+    enum CodingKeys: String, CodingKey { case messageClass = "class", destinations, code, message }
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .version(let greeting):
             try greeting.encode(to: encoder)
         case .status(let report):
+            try report.encode(to: encoder)
+        case .calibration(let report):
             try report.encode(to: encoder)
         case .ok:
             var container = encoder.container(keyedBy: CodingKeys.self)

@@ -1,19 +1,47 @@
 import Foundation
 
-/// A request line from a client, checked: `{"cmd":"go","lat":…,"lon":…,"name":…}`,
-/// `{"cmd":"clear"}`, `{"cmd":"status"}` or `{"cmd":"recent"}`. Unknown fields are ignored.
+/// A request line from a client, checked. Every request is a JSON object with a `"cmd"`
+/// string; unknown fields are ignored, so newer clients can talk to older daemons.
+///
+/// | line | case |
+/// |---|---|
+/// | `{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel"}` | ``go(latitude:longitude:name:)`` |
+/// | `{"cmd":"go","recent":2}` | ``goRecent(_:)`` |
+/// | `{"cmd":"clear"}` · `{"cmd":"status"}` · `{"cmd":"recent"}` | ``clear``, ``status``, ``recent`` |
+/// | `{"cmd":"watch","enable":true,"hz":2}` | ``watch(enabled:hertz:)`` |
+/// | `{"cmd":"mute","on":true}` | ``mute(_:)`` |
+/// | `{"cmd":"calibrate","action":"start"}` | ``calibrate(_:)`` |
+/// | `{"cmd":"buzz","pattern":"test"}` | ``buzz(_:)`` |
 public enum ControlRequest: Sendable, Hashable {
     /// The longest destination name accepted, in characters.
     public static let maximumNameLength = 100
+    /// How many recent destinations the daemon keeps, so the largest `recent` index.
+    public static let recentCount = 5
+    /// The fastest `watch` rate, updates per second.
+    public static let maximumWatchHertz = 10.0
+    /// The slowest `watch` rate, updates per second.
+    public static let minimumWatchHertz = 0.1
+    /// The `watch` rate when a request gives none, updates per second.
+    public static let defaultWatchHertz = 2.0
 
     /// Guide to a place. Latitude and longitude are finite and in range; an empty name is nil.
     case go(latitude: Double, longitude: Double, name: String?)
+    /// Guide to one of the recent destinations: 1 is the most recent.
+    case goRecent(Int)
     /// Stop guiding.
     case clear
     /// Report the current state.
     case status
+    /// Start (or, with `enabled` false, stop) a `STATUS` line every 1/`hertz` seconds.
+    case watch(enabled: Bool, hertz: Double)
     /// List the recent destinations.
     case recent
+    /// Silence (true) or restore (false) guidance vibration; patterns still play.
+    case mute(Bool)
+    /// Run a step of the magnetometer calibration.
+    case calibrate(CalibrationAction)
+    /// Play a pattern now.
+    case buzz(BuzzPattern)
 
     /// Parses and checks one line (without its newline).
     ///
@@ -34,20 +62,38 @@ public enum ControlRequest: Sendable, Hashable {
         guard let command = object["cmd"] as? String else {
             throw ControlError(.unknownCommand, "a request needs a \"cmd\" string")
         }
+        let fields = Fields(object: object)
         switch command {
-        case "go": self = try Self.parseGo(object)
+        case "go": self = try Self.parseGo(fields)
         case "clear": self = .clear
         case "status": self = .status
         case "recent": self = .recent
+        case "watch":
+            let hertz = try fields.number("hz", in: Self.minimumWatchHertz...Self.maximumWatchHertz) ?? Self.defaultWatchHertz
+            self = .watch(enabled: try fields.boolean("enable") ?? true, hertz: hertz)
+        case "mute":
+            guard let on = try fields.boolean("on") else { throw ControlError(.badArgument, "on is required (true or false)") }
+            self = .mute(on)
+        case "calibrate": self = .calibrate(try fields.choice("action", default: .status))
+        case "buzz": self = .buzz(try fields.choice("pattern", default: .test))
         default: throw ControlError(.unknownCommand, "unknown command \"\(command.prefix(40))\"")
         }
     }
 
-    private static func parseGo(_ object: [String: Any]) throws(ControlError) -> ControlRequest {
-        let latitude = try number(object, "lat", limit: 90)
-        let longitude = try number(object, "lon", limit: 180)
+    private static func parseGo(_ fields: Fields) throws(ControlError) -> ControlRequest {
+        if fields.object["recent"] != nil {
+            if fields.object["lat"] != nil || fields.object["lon"] != nil {
+                throw ControlError(.badArgument, "give either recent or lat and lon, not both")
+            }
+            guard let index = try fields.number("recent", in: 1...Double(recentCount)), index == index.rounded() else {
+                throw ControlError(.badArgument, "recent must be a whole number from 1 to \(recentCount)")
+            }
+            return .goRecent(Int(index))
+        }
+        guard let latitude = try fields.number("lat", in: -90...90) else { throw ControlError(.badArgument, "lat is required") }
+        guard let longitude = try fields.number("lon", in: -180...180) else { throw ControlError(.badArgument, "lon is required") }
         var name: String?
-        switch object["name"] {
+        switch fields.object["name"] {
         case nil, is NSNull: name = nil
         case let text as String: name = text.isEmpty ? nil : text
         default: throw ControlError(.badArgument, "name must be a string or null")
@@ -58,25 +104,55 @@ public enum ControlRequest: Sendable, Hashable {
         return .go(latitude: latitude, longitude: longitude, name: name)
     }
 
-    /// A required finite number in [−limit, limit].
-    private static func number(_ object: [String: Any], _ key: String, limit: Double) throws(ControlError) -> Double {
-        guard let raw = object[key] else { throw ControlError(.badArgument, "\(key) is required") }
-        guard !isBoolean(raw), let value = (raw as? NSNumber)?.doubleValue ?? (raw as? Double) else {
-            throw ControlError(.badArgument, "\(key) must be a number")
-        }
-        guard value.isFinite else { throw ControlError(.badArgument, "\(key) must be a finite number") }
-        guard abs(value) <= limit else {
-            throw ControlError(.badArgument, "\(key) \(value) is outside [-\(Int(limit)), \(Int(limit))]")
-        }
-        return value
-    }
+    /// Typed access to a request's optional fields; a present field of the wrong type or out of
+    /// range is an error naming it, an absent (or null) one is nil.
+    private struct Fields {
+        let object: [String: Any]
 
-    /// Whether JSONSerialization made `value` from `true` or `false`. `value is Bool` cannot
-    /// tell: on Linux an `NSNumber` holding 0 or 1 casts to `Bool` too. A boolean is either a
-    /// Swift `Bool` or an `NSNumber` whose C type is `char` (`c`).
-    private static func isBoolean(_ value: Any) -> Bool {
-        if type(of: value) == Bool.self { return true }
-        guard let number = value as? NSNumber else { return false }
-        return number.objCType.pointee == CChar(UInt8(ascii: "c"))
+        func number(_ key: String, in range: ClosedRange<Double>) throws(ControlError) -> Double? {
+            guard let raw = object[key], !(raw is NSNull) else { return nil }
+            guard !Self.isBoolean(raw), let value = (raw as? NSNumber)?.doubleValue ?? (raw as? Double) else {
+                throw ControlError(.badArgument, "\(key) must be a number")
+            }
+            guard value.isFinite else { throw ControlError(.badArgument, "\(key) must be a finite number") }
+            guard range.contains(value) else {
+                throw ControlError(
+                    .badArgument, "\(key) \(value) is outside [\(Self.text(range.lowerBound)), \(Self.text(range.upperBound))]")
+            }
+            return value
+        }
+
+        func boolean(_ key: String) throws(ControlError) -> Bool? {
+            guard let raw = object[key], !(raw is NSNull) else { return nil }
+            guard Self.isBoolean(raw), let value = raw as? Bool else {
+                throw ControlError(.badArgument, "\(key) must be true or false")
+            }
+            return value
+        }
+
+        func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default fallback: Choice) throws(ControlError)
+            -> Choice where Choice.RawValue == String
+        {
+            guard let raw = object[key], !(raw is NSNull) else { return fallback }
+            guard let text = raw as? String, let value = Choice(rawValue: text) else {
+                let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ControlError(.badArgument, "\(key) must be one of: \(names)")
+            }
+            return value
+        }
+
+        /// `-90.0` as `-90`, so messages read like the protocol's documentation.
+        private static func text(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
+
+        /// Whether JSONSerialization made `value` from `true` or `false`. `value is Bool` cannot
+        /// tell: on Linux an `NSNumber` holding 0 or 1 casts to `Bool` too. A boolean is either
+        /// a Swift `Bool` or an `NSNumber` whose C type is `char` (`c`).
+        private static func isBoolean(_ value: Any) -> Bool {
+            if type(of: value) == Bool.self { return true }
+            guard let number = value as? NSNumber else { return false }
+            return number.objCType.pointee == CChar(UInt8(ascii: "c"))
+        }
     }
 }

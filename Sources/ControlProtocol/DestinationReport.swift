@@ -16,7 +16,7 @@ public struct DestinationReport: Sendable, Hashable {
 }
 
 extension DestinationReport: Encodable {
-    private enum CodingKeys: String, CodingKey { case latitude = "lat", longitude = "lon", name }
+    enum CodingKeys: String, CodingKey { case latitude = "lat", longitude = "lon", name }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -110,7 +110,7 @@ public struct StatusReport: Sendable, Hashable {
 }
 
 extension StatusReport: Encodable {
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
         case calibration, muted
     }
@@ -133,7 +133,7 @@ extension StatusReport: Encodable {
 }
 
 extension StatusReport.Fix: Encodable {
-    private enum CodingKeys: String, CodingKey { case time, mode, lat, lon, eph }
+    enum CodingKeys: String, CodingKey { case time, mode, lat, lon, eph }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -146,7 +146,7 @@ extension StatusReport.Fix: Encodable {
 }
 
 extension StatusReport.Heading: Encodable {
-    private enum CodingKeys: String, CodingKey { case trueDegrees = "true", magnetic, declination, reliable }
+    enum CodingKeys: String, CodingKey { case trueDegrees = "true", magnetic, declination, reliable }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -158,7 +158,7 @@ extension StatusReport.Heading: Encodable {
 }
 
 extension StatusReport.Haptic: Encodable {
-    private enum CodingKeys: String, CodingKey { case intensity, sharpness, duty }
+    enum CodingKeys: String, CodingKey { case intensity, sharpness, duty }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

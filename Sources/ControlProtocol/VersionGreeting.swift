@@ -18,7 +18,7 @@ public struct VersionGreeting: Sendable, Hashable {
 }
 
 extension VersionGreeting: Encodable {
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case messageClass = "class", release, protocolVersion = "proto"
     }
 

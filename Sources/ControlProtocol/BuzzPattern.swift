@@ -1,0 +1,16 @@
+/// The `pattern` of a `buzz` request: the motor's fixed messages, by their wire names. The
+/// daemon maps each to its haptic pattern (one for one, by name).
+public enum BuzzPattern: String, Sendable, Hashable, CaseIterable {
+    /// A destination was set: "da-daa".
+    case accepted
+    /// Arrived: three long pulses.
+    case arrived
+    /// The fix is lost: two long, slow pulses.
+    case gpsLost = "gps-lost"
+    /// The heading cannot be trusted: five quick ticks.
+    case headingUnreliable = "heading-unreliable"
+    /// Calibration stored: short, short, long.
+    case calibrated
+    /// One second at full drive, to check the wiring.
+    case test
+}
