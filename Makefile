@@ -2,14 +2,35 @@
 # Quick start on a fresh Debian 12 machine: `make demo`, then `make test`.
 
 SWIFT        ?= swift
-PREFIX       ?= /usr/local
-DESTDIR      ?=
-BINDIR        = $(DESTDIR)$(PREFIX)/bin
 DEBUG_BIN     = .build/debug
 RELEASE_BIN   = .build/release
 PROGRAMS      = waypointd waypointctl
 
-.PHONY: all deps build test demo bench install uninstall clean
+# Installation (GNU conventions: DESTDIR stages, PREFIX is where the files will live).
+# Units go under PREFIX: systemd 252 searches /usr/local/lib/systemd/system as well as
+# /usr/lib/systemd/system. systemd-sysusers does not search /usr/local, so its file goes to
+# /usr/lib/sysusers.d whatever PREFIX is. The config directory is /etc/waypointd, as compiled in.
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+BINDIR        = $(PREFIX)/bin
+UNITDIR      ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR  ?= /usr/lib/sysusers.d
+CONFDIR       = /etc/waypointd
+DOCDIR        = $(PREFIX)/share/doc/waypointd
+# Where install-files takes the programs from: the static release build by default; tests pass
+# the debug build (BIN=.build/debug) to skip the long release build.
+BIN          ?= $(RELEASE_BIN)
+# Every installed file, the one list that install, uninstall and the tests (InstallTests, the
+# README) agree on. `make print-install-files` prints it.
+INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl \
+                $(UNITDIR)/waypointd.service $(UNITDIR)/waypointd.socket \
+                $(SYSUSERSDIR)/waypointd.conf \
+                $(CONFDIR)/waypointd.conf \
+                $(DOCDIR)/README.md $(DOCDIR)/waypointd.conf
+# The checked-in units are those of the default PREFIX; installing rewrites their paths.
+UNIT_PATHS    = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/waypointd/|$(DOCDIR)/|g'
+
+.PHONY: all deps build test demo bench install install-files release uninstall print-install-files clean
 
 all: build
 
@@ -35,14 +56,37 @@ bench:
 	$(SWIFT) build -c release --product waypoint-bench
 	@scripts/bench.sh $(RELEASE_BIN)
 
-## install: release binaries into $(DESTDIR)$(PREFIX)/bin
-install:
-	$(SWIFT) build -c release --static-swift-stdlib
-	install -d $(BINDIR)
-	for program in $(PROGRAMS); do install -m 0755 $(RELEASE_BIN)/$$program $(BINDIR)/$$program; done
+## install: static release build, then install-files (PREFIX=/usr/local, DESTDIR= for staging)
+install: release install-files
 
+## release: the two programs built with the Swift runtime linked in (no toolchain on the Pi)
+release:
+	$(SWIFT) build -c release --static-swift-stdlib --product waypointd
+	$(SWIFT) build -c release --static-swift-stdlib --product waypointctl
+
+## install-files: copy the built programs from $(BIN), units, sysusers, config and docs; an
+## existing $(CONFDIR)/waypointd.conf is kept
+install-files:
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(DOCDIR)
+	for program in $(PROGRAMS); do install -m 0755 $(BIN)/$$program $(DESTDIR)$(BINDIR)/$$program; done
+	for unit in waypointd.service waypointd.socket; do \
+	    $(UNIT_PATHS) systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
+	done
+	install -m 0644 systemd/waypointd.sysusers $(DESTDIR)$(SYSUSERSDIR)/waypointd.conf
+	test -e $(DESTDIR)$(CONFDIR)/waypointd.conf || install -m 0644 config/waypointd.conf $(DESTDIR)$(CONFDIR)/waypointd.conf
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 config/waypointd.conf $(DESTDIR)$(DOCDIR)/waypointd.conf
+
+## uninstall: remove the installed files; the config only if it is still the shipped one
 uninstall:
-	for program in $(PROGRAMS); do rm -f $(BINDIR)/$$program; done
+	if cmp -s config/waypointd.conf $(DESTDIR)$(CONFDIR)/waypointd.conf; then rm -f $(DESTDIR)$(CONFDIR)/waypointd.conf; \
+	elif test -e $(DESTDIR)$(CONFDIR)/waypointd.conf; then echo "uninstall: keeping the edited $(DESTDIR)$(CONFDIR)/waypointd.conf"; fi
+	rm -f $(addprefix $(DESTDIR),$(filter-out $(CONFDIR)/waypointd.conf,$(INSTALL_FILES)))
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR) 2>/dev/null || true
+
+## print-install-files: the installed paths, one a line (without DESTDIR)
+print-install-files:
+	@printf '%s\n' $(INSTALL_FILES)
 
 clean:
 	rm -rf .build
