@@ -1,0 +1,123 @@
+import Foundation
+
+extension ControlReply {
+    /// Reads one line the daemon sent, without its newline: what a client does with each line
+    /// ``LineFramer`` gives it. Fields this version does not know are ignored, and `null` (or an
+    /// absent field) is read as unknown wherever the message allows it, so a newer daemon that
+    /// adds fields still talks to this client.
+    ///
+    /// An `ERROR` whose `code` this version does not know is read as
+    /// ``ControlErrorCode/internal`` with the daemon's code kept at the front of the message,
+    /// so nothing the daemon said is lost.
+    ///
+    /// - Parameter line: The line's bytes, UTF-8 JSON.
+    /// - Throws: ``ReplyDecodingError`` naming what was wrong.
+    public init(line: some Collection<UInt8>) throws(ReplyDecodingError) {
+        let data = Data(line)
+        let messageClass: String
+        do {
+            guard let name = try JSONDecoder().decode(Envelope.self, from: data).messageClass else {
+                throw ReplyDecodingError.missingClass
+            }
+            messageClass = name
+        } catch let error as ReplyDecodingError {
+            throw error
+        } catch {
+            throw .notJSONObject(detail: Self.summary(of: error))
+        }
+
+        switch messageClass {
+        case "OK": self = .ok
+        case "VERSION": self = .version(try Self.decode(VersionGreeting.self, from: data, messageClass))
+        case "STATUS": self = .status(try Self.decode(StatusReport.self, from: data, messageClass))
+        case "CALIBRATION": self = .calibration(try Self.decode(CalibrationReport.self, from: data, messageClass))
+        case "RECENT": self = .recent(try Self.decode(RecentBody.self, from: data, messageClass).destinations)
+        case "ERROR":
+            let body = try Self.decode(ErrorBody.self, from: data, messageClass)
+            if let code = ControlErrorCode(rawValue: body.code) {
+                self = .error(ControlError(code, body.message))
+            } else {
+                self = .error(ControlError(.internal, "[\(body.code.prefix(40))] \(body.message)"))
+            }
+        default: throw .unknownClass(messageClass)
+        }
+    }
+
+    private static func decode<Body: Decodable>(_ type: Body.Type, from data: Data, _ messageClass: String)
+        throws(ReplyDecodingError) -> Body
+    {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw .badField(messageClass: messageClass, field: Self.path(of: error), detail: Self.summary(of: error))
+        } catch {
+            throw .badField(messageClass: messageClass, field: "", detail: "\(error)")
+        }
+    }
+
+    /// `fix.mode`: where in the message a decoding error happened.
+    private static func path(of error: DecodingError) -> String {
+        let context: DecodingError.Context? =
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context
+            case .keyNotFound(let key, let context):
+                DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
+            @unknown default: nil
+            }
+        return (context?.codingPath ?? []).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    /// A short phrase for people; Foundation's own descriptions are long and type-centred.
+    private static func summary(of error: any Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(let type, _)?: "expected \(Self.jsonName(of: type))"
+        case .valueNotFound(let type, _)?: "expected \(Self.jsonName(of: type)), found null"
+        case .keyNotFound?: "missing"
+        case .dataCorrupted(let context)?:
+            context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
+        default: "\(error)"
+        }
+    }
+
+    private static func jsonName(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+}
+
+/// Just the discriminator: enough to choose how to read the rest.
+private struct Envelope: Decodable {
+    let messageClass: String?
+    enum CodingKeys: String, CodingKey { case messageClass = "class" }
+}
+
+/// `{"class":"RECENT","destinations":[…]}`.
+private struct RecentBody: Decodable {
+    let destinations: [DestinationReport]
+    enum CodingKeys: String, CodingKey { case destinations }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // An absent or null list is an empty one.
+        destinations = try container.decodeIfPresent([DestinationReport].self, forKey: .destinations) ?? []
+    }
+}
+
+/// `{"class":"ERROR","code":…,"message":…}`.
+private struct ErrorBody: Decodable {
+    let code: String
+    let message: String
+    enum CodingKeys: String, CodingKey { case code, message }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(String.self, forKey: .code)
+        message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
+    }
+}
