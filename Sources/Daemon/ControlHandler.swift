@@ -13,6 +13,12 @@ public protocol ControlHandler: Sendable {
     ///   destination could not be saved).
     func go(_ coordinate: Coordinate, name: String?) async -> Result<Void, ControlError>
 
+    /// Starts guiding to a recent destination.
+    ///
+    /// - Parameter index: 1 for the most recent, up to ``ControlRequest/recentCount``.
+    /// - Returns: Success, or `not-found` when the list is shorter.
+    func goRecent(_ index: Int) async -> Result<Void, ControlError>
+
     /// Stops guiding.
     ///
     /// - Returns: Success, or the error to send the client.
@@ -23,4 +29,16 @@ public protocol ControlHandler: Sendable {
 
     /// The recent destinations, most recent first, for a `RECENT` reply.
     func recent() async -> [SavedDestination]
+
+    /// Mutes or unmutes guidance vibration (patterns still play), and remembers it.
+    func mute(_ on: Bool) async -> Result<Void, ControlError>
+
+    /// Carries out one calibration step.
+    ///
+    /// - Returns: Where calibration stands afterwards, or the error to send (e.g. `refused`
+    ///   saying which directions are missing).
+    func calibrate(_ action: CalibrationAction) async -> Result<CalibrationReport, ControlError>
+
+    /// Plays a pattern now, even when muted: the wearer asked for it.
+    func buzz(_ pattern: BuzzPattern) async -> Result<Void, ControlError>
 }

@@ -102,7 +102,7 @@ public final class ControlServer: Sendable {
         while true {
             let connection: UnixSocketConnection
             do {
-                guard let next = try listener.accept() else { return }
+                guard let next = try listener.accept(outputLimit: limits.outputBytes) else { return }
                 connection = next
             } catch {
                 if case .acceptFailed(let errno) = error,
@@ -123,7 +123,7 @@ public final class ControlServer: Sendable {
                 return registry.nextID
             }
             guard let id else {
-                let error = ControlError(.internal, "too many clients (at most \(limits.clients))")
+                let error = ControlError(.tooManyClients, "too many clients (at most \(limits.clients)); try again later")
                 connection.send(ControlReply.error(error).line)
                 connection.close()
                 continue
@@ -151,25 +151,74 @@ public final class ControlServer: Sendable {
         }
         // Runs until the reader thread finishes the stream (the client left, or was shut down);
         // cancellation shuts the connection down, which ends the reader.
+        var watcher: Task<Void, Never>?
         await withTaskCancellationHandler {
             for await frame in frames {
                 let reply: ControlReply
+                var watchHertz: Double?
                 switch frame {
                 case .line(let bytes):
                     if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-                    reply = await respond(to: bytes)
+                    do throws(ControlError) {
+                        let request = try ControlRequest(line: bytes)
+                        if case .watch(let enabled, let hertz) = request {
+                            // Wait for the old watcher to finish so no update follows this OK.
+                            watcher?.cancel()
+                            await watcher?.value
+                            watcher = nil
+                            watchHertz = enabled ? hertz : nil
+                            reply = .ok
+                        } else {
+                            reply = await respond(to: request)
+                        }
+                    } catch {
+                        reply = .error(error)
+                    }
                 case .lineTooLong:
                     reply = .error(
                         ControlError(.lineTooLong, "a request line may be at most \(limits.lineBytes) bytes"))
                 }
-                switch connection.send(reply.line) {
-                case .droppedOverLimit: logger?.notice("control client \(id): not reading its replies; dropped")
-                case .droppedFailed(let error): logger?.debug("control client \(id): \(error); dropped")
-                case .sent, .queued, .closed: break
-                }
+                guard send(reply, to: connection, id: id) else { break }
+                if let watchHertz { watcher = watch(connection, id: id, hertz: watchHertz) }
             }
         } onCancel: {
             connection.shutdown()
+        }
+        watcher?.cancel()
+        await watcher?.value
+    }
+
+    /// Sends one line to a client.
+    ///
+    /// - Returns: Whether the client is still connected.
+    private func send(_ reply: ControlReply, to connection: UnixSocketConnection, id: Int) -> Bool {
+        switch connection.send(reply.line) {
+        case .sent, .queued:
+            return true
+        case .droppedOverLimit:
+            logger?.notice("control client \(id): not reading its replies; dropped")
+            return false
+        case .droppedFailed(let error):
+            logger?.debug("control client \(id): \(error); dropped")
+            return false
+        case .closed:
+            return false
+        }
+    }
+
+    /// A client's watch: a `STATUS` line every 1/`hertz` seconds, the first at once, until
+    /// cancelled or the client is dropped for not reading them.
+    private func watch(_ connection: UnixSocketConnection, id: Int, hertz: Double) -> Task<Void, Never> {
+        Task {
+            let clock = ContinuousClock()
+            let interval = Duration.seconds(1 / hertz)
+            var deadline = clock.now
+            while !Task.isCancelled {
+                let status = await handler.status()
+                guard !Task.isCancelled, send(.status(status), to: connection, id: id) else { return }
+                deadline = deadline.advanced(by: interval)
+                try? await clock.sleep(until: deadline)
+            }
         }
     }
 
@@ -196,14 +245,8 @@ public final class ControlServer: Sendable {
         continuation.finish()
     }
 
-    /// Carries out one request line.
-    private func respond(to line: [UInt8]) async -> ControlReply {
-        let request: ControlRequest
-        do {
-            request = try ControlRequest(line: line)
-        } catch {
-            return .error(error)
-        }
+    /// Carries out one request other than `watch`.
+    private func respond(to request: ControlRequest) async -> ControlReply {
         switch request {
         case .go(let latitude, let longitude, let name):
             let coordinate: Coordinate
@@ -213,6 +256,8 @@ public final class ControlServer: Sendable {
                 return .error(ControlError(.badArgument, "\(error)"))
             }
             return Self.reply(await handler.go(coordinate, name: name))
+        case .goRecent(let index):
+            return Self.reply(await handler.goRecent(index))
         case .clear:
             return Self.reply(await handler.clear())
         case .status:
@@ -224,6 +269,18 @@ public final class ControlServer: Sendable {
                         latitude: $0.coordinate.latitudeDegrees, longitude: $0.coordinate.longitudeDegrees,
                         name: $0.name)
                 })
+        case .mute(let on):
+            return Self.reply(await handler.mute(on))
+        case .calibrate(let action):
+            switch await handler.calibrate(action) {
+            case .success(let report): return .calibration(report)
+            case .failure(let error): return .error(error)
+            }
+        case .buzz(let pattern):
+            return Self.reply(await handler.buzz(pattern))
+        case .watch:
+            // Handled by serve(), which owns the client's watch task.
+            return .ok
         }
     }
 

@@ -49,6 +49,8 @@ public struct NavigationPipeline: Sendable {
         case .calibration(let calibration):
             estimator.calibration = calibration
             return (navigator.tick(at: event.seconds), nil)
+        case .muted(let muted):
+            return (navigator.setMuted(muted, at: event.seconds), nil)
         case .destination(let coordinate, _):
             let actions = coordinate.map { navigator.setDestination($0, at: event.seconds) }
                 ?? navigator.clearDestination(at: event.seconds)
@@ -75,10 +77,9 @@ public struct NavigationPipeline: Sendable {
     /// Time passing without events: stale fixes, repeated warnings.
     public mutating func tick(at seconds: Double) -> [Navigator.Action] { navigator.tick(at: seconds) }
 
-    /// Mutes or unmutes guidance.
-    public mutating func setMuted(_ muted: Bool, at seconds: Double) -> [Navigator.Action] {
-        navigator.setMuted(muted, at: seconds)
-    }
+    /// The total intensity of Earth's field here, from WMM2025, microtesla: what a
+    /// calibration is scaled to. Nil before the first fix with a date.
+    public var modelFieldMicrotesla: Double? { model?.totalIntensityMicrotesla }
 
     private func output(at seconds: Double) -> Output {
         let course = navigator.course

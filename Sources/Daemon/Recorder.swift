@@ -42,7 +42,11 @@ public final class Recorder: @unchecked Sendable {
             } else {
                 body = "\"destination\":null"
             }
-        case .calibration(let calibration):
+        case .calibration(nil):
+            body = "\"calibration\":null"
+        case .muted(let muted):
+            body = "\"muted\":\(muted)"
+        case .calibration(let calibration?):
             let rows = calibration.matrix.array.map { "[" + $0.map { "\($0)" }.joined(separator: ",") + "]" }
             body = "\"calibration\":{\"offset\":" + Self.vector(calibration.offsetMicrotesla)
                 + ",\"matrix\":[" + rows.joined(separator: ",") + "]}"

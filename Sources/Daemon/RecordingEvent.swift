@@ -8,7 +8,8 @@ import Heading
 /// {"t":0.00,"imu":{"mag":[x,y,z],"acc":[x,y,z],"gyro":[x,y,z]}}     body frame, µT, g, °/s; gyro optional
 /// {"t":0.50,"fix":{"time":"…","mode":3,"lat":…,"lon":…,"altHAE":…,"speed":…,"track":…,"eph":…,"epd":…}}
 /// {"t":0.00,"destination":{"lat":…,"lon":…,"name":"…"}}             or "destination":null to clear
-/// {"t":0.00,"calibration":{"offset":[bx,by,bz],"matrix":[[…],[…],[…]]}}
+/// {"t":0.00,"calibration":{"offset":[bx,by,bz],"matrix":[[…],[…],[…]]}}   or "calibration":null after a reset
+/// {"t":0.00,"muted":true}                                            guidance vibration muted (or paused to calibrate)
 /// ```
 public struct RecordingEvent: Sendable, Equatable {
     /// What happened.
@@ -16,7 +17,8 @@ public struct RecordingEvent: Sendable, Equatable {
         case imu(IMUSample)
         case fix(Fix)
         case destination(Coordinate?, name: String?)
-        case calibration(MagneticCalibration)
+        case calibration(MagneticCalibration?)
+        case muted(Bool)
     }
 
     /// Seconds since the start of the recording.
@@ -74,6 +76,13 @@ extension RecordingEvent {
                     throw fail("destination: \(error)")
                 }
             }
+        } else if let calibration = object["calibration"], calibration is NSNull {
+            self.init(seconds: t, kind: .calibration(nil))
+        } else if let muted = object["muted"] {
+            guard let number = muted as? NSNumber, String(cString: number.objCType) == "c" else {
+                throw fail("\"muted\" must be true or false")
+            }
+            self.init(seconds: t, kind: .muted(number.boolValue))
         } else if let calibration = object["calibration"] {
             guard let calibration = calibration as? [String: Any], let offset = Self.vector(calibration["offset"]),
                 let rows = calibration["matrix"] as? [Any], rows.count == 3,
@@ -81,7 +90,7 @@ extension RecordingEvent {
             else { throw fail("\"calibration\" needs \"offset\" (three numbers) and \"matrix\" (three rows of three)") }
             self.init(seconds: t, kind: .calibration(MagneticCalibration(offsetMicrotesla: offset, matrix: matrix)))
         } else {
-            throw fail("no event: expected one of \"imu\", \"fix\", \"destination\", \"calibration\"")
+            throw fail("no event: expected one of \"imu\", \"fix\", \"destination\", \"calibration\", \"muted\"")
         }
     }
 

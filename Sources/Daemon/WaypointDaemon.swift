@@ -84,7 +84,8 @@ public enum WaypointDaemon {
         let walker = options.simulate ? WalkerBox(SimulatedWalker(position: simulatedStart, yawDegrees: 200, seed: 1)) : nil
         let core = DaemonCore(
             pipeline: pipeline, player: player, store: store, saved: saved, logger: logger, recorder: recorder,
-            destinationChanged: { destination in walker?.walker.withLock { $0.destination = destination } })
+            destinationChanged: { destination in walker?.walker.withLock { $0.destination = destination } },
+            calibratingChanged: { calibrating in walker?.walker.withLock { $0.isCalibrating = calibrating } })
 
         let socketPath = options.socketPath ?? configuration.socketPath
         let listener: UnixSocketListener

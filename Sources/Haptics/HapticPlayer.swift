@@ -12,6 +12,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private var onTargetSince: C.Instant?
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
+    /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
+    public private(set) var duty = 0.0
 
     /// A player for a channel; nothing is driven until `run()`.
     public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
@@ -49,6 +51,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
             failure = error
         }
         do {
+            duty = 0
             try channel.shutDown()
         } catch {
             failure = failure ?? error
@@ -76,6 +79,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         for step in timeline.steps {
             try await clock.sleep(until: start.advanced(by: step.offset), tolerance: nil)
             try channel.setDuty(step.duty)
+            duty = step.duty
         }
         try await clock.sleep(until: start.advanced(by: timeline.length), tolerance: nil)
     }

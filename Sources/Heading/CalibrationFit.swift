@@ -64,7 +64,13 @@ public struct CalibrationFit: Sendable {
     /// Largest acceptable fit error, percent.
     public static let maximumFitErrorPercent = 5.0
 
+    /// The most samples kept (a minute at 50 Hz); past it, each new sample replaces the oldest,
+    /// so a long calibration stays bounded in memory and follows the latest turns.
+    public static let maximumSamples = 3000
+
     private var samples: [Vector3] = []
+    /// Where the next sample goes once ``maximumSamples`` are kept.
+    private var oldest = 0
 
     /// An empty fit.
     public init() {}
@@ -74,11 +80,20 @@ public struct CalibrationFit: Sendable {
 
     /// Adds one raw sample (microtesla, body frame); non-finite samples are ignored.
     public mutating func add(_ rawMicrotesla: Vector3) {
-        if rawMicrotesla.isFinite { samples.append(rawMicrotesla) }
+        guard rawMicrotesla.isFinite else { return }
+        if samples.count < Self.maximumSamples {
+            samples.append(rawMicrotesla)
+        } else {
+            samples[oldest] = rawMicrotesla
+            oldest = (oldest + 1) % Self.maximumSamples
+        }
     }
 
     /// Forgets all samples.
-    public mutating func reset() { samples.removeAll(keepingCapacity: true) }
+    public mutating func reset() {
+        samples.removeAll(keepingCapacity: true)
+        oldest = 0
+    }
 
     /// How many samples fall in each octant around the rough centre (the midpoint of the
     /// extremes): the progress a calibration UI shows.

@@ -20,6 +20,8 @@ public struct SimulatedWalker: Sendable {
         case walking
         /// Standing at the destination.
         case arrived
+        /// Standing, turning the device through a figure-eight for a calibration.
+        case calibrating
     }
 
     /// Walking speed, m/s.
@@ -39,6 +41,11 @@ public struct SimulatedWalker: Sendable {
     public private(set) var elapsedSeconds = 0.0
     /// The destination, if any.
     public var destination: Coordinate?
+    /// Whether the wearer is turning the device for a calibration: while true they stand and
+    /// tumble it through every orientation, then go back to what they were doing.
+    public var isCalibrating = false {
+        didSet { if isCalibrating != oldValue { activity = isCalibrating ? .calibrating : .scanning } }
+    }
 
     private var random: SplitMix64
     private var drift = 0.0
@@ -59,8 +66,16 @@ public struct SimulatedWalker: Sendable {
         }
     }
 
-    /// The body's attitude now: the yaw, with a gait's pitch and roll while walking.
+    /// The body's attitude now: the yaw, with a gait's pitch and roll while walking, or a
+    /// tumble through every orientation while calibrating.
     public var attitude: Attitude {
+        if activity == .calibrating {
+            // Incommensurate periods, so the field sweeps every direction of the body in ~30 s.
+            let t = elapsedSeconds
+            return Attitude(
+                yawDegrees: yawDegrees, pitchDegrees: 75 * sin(2 * .pi * t / 7),
+                rollDegrees: 170 * sin(2 * .pi * t / 11.3))
+        }
         guard activity == .walking else { return Attitude(yawDegrees: yawDegrees, pitchDegrees: 4, rollDegrees: 0) }
         let phase = 2 * Double.pi * 2 * elapsedSeconds
         return Attitude(yawDegrees: yawDegrees, pitchDegrees: 4 + 2 * sin(phase), rollDegrees: 3 * sin(phase / 2))
@@ -89,6 +104,10 @@ public struct SimulatedWalker: Sendable {
         elapsedSeconds += seconds
         let previousYaw = yawDegrees
         defer { yawRateDegreesPerSecond = Angle.signedDifference(from: previousYaw, to: yawDegrees) / seconds }
+        if activity == .calibrating {
+            yawDegrees = Angle.normalized(yawDegrees + 40 * seconds)
+            return
+        }
         guard let course, destination != nil else {
             activity = .scanning
             return
@@ -96,7 +115,7 @@ public struct SimulatedWalker: Sendable {
         let bearing = Angle.normalized(course.initialAzimuthDegrees)
         let error = Angle.signedDifference(from: yawDegrees, to: bearing)
         switch activity {
-        case .arrived:
+        case .arrived, .calibrating:
             return
         case .scanning:
             // Sweep the body left and right, wider each time, until the bearing is in front.

@@ -75,6 +75,15 @@ enum SocketCall {
             .map { _ in value != 0 }
     }
 
+    /// `setsockopt(SOL_SOCKET, SO_SNDBUF)`: the kernel's send buffer, bytes (the kernel doubles
+    /// it for its bookkeeping and enforces a minimum).
+    static func setSendBufferSize(_ descriptor: Int32, bytes: Int) -> Result<Void, Errno> {
+        var value = Int32(clamping: bytes)
+        return SystemCall.valueOrErrno {
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+        }.map { _ in () }
+    }
+
     /// `chmod(2)`.
     static func changeMode(_ path: String, permissions: UInt32) -> Result<Void, Errno> {
         SystemCall.valueOrErrno { chmod(path, mode_t(permissions)) }.map { _ in () }

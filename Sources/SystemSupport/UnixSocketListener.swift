@@ -92,10 +92,15 @@ public final class UnixSocketListener: Sendable, CustomStringConvertible {
     ///
     /// A client that gave up before it was accepted (`ECONNABORTED`) is skipped.
     ///
+    /// - Parameter outputLimit: The connection's ``UnixSocketConnection/outputLimit``; the
+    ///   kernel's send buffer for it is capped to the same size, so a peer that stops reading
+    ///   holds at most about twice this much of the daemon's memory.
     /// - Returns: The connection, or nil once ``stop()`` has been called.
     /// - Throws: ``UnixSocketError/acceptFailed(_:)``, e.g. with `EMFILE`; the listener stays
     ///   usable, and the caller should pause before trying again.
-    public func accept() throws(UnixSocketError) -> UnixSocketConnection? {
+    public func accept(outputLimit: Int = UnixSocketConnection.defaultOutputLimit) throws(UnixSocketError)
+        -> UnixSocketConnection?
+    {
         while true {
             let ready: [Bool]
             switch SocketCall.waitForInput([wakeRead, descriptor]) {
@@ -104,7 +109,10 @@ public final class UnixSocketListener: Sendable, CustomStringConvertible {
             }
             if ready[0] { return nil }
             switch SocketCall.accept(descriptor) {
-            case .success(let client): return UnixSocketConnection(descriptor: client)
+            case .success(let client):
+                // Only a smaller buffer fails to be set; the output limit still bounds the backlog.
+                _ = SocketCall.setSendBufferSize(client, bytes: outputLimit)
+                return UnixSocketConnection(descriptor: client, outputLimit: outputLimit)
             case .failure(let error) where error == .connectionAborted || error == .wouldBlock: continue
             case .failure(let error): throw .acceptFailed(error)
             }

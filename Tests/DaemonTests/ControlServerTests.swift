@@ -13,6 +13,8 @@ import Testing
 private final class FakeHandler: ControlHandler {
     let goes = Mutex<[SavedDestination]>([])
     let clears = Mutex(0)
+    let calls = Mutex<[String]>([])
+    let statusCount = Mutex(0)
 
     func go(_ coordinate: Coordinate, name: String?) async -> Result<Void, ControlError> {
         goes.withLock { $0.append(SavedDestination(coordinate: coordinate, name: name)) }
@@ -25,7 +27,8 @@ private final class FakeHandler: ControlHandler {
     }
 
     func status() async -> StatusReport {
-        StatusReport(
+        statusCount.withLock { $0 += 1 }
+        return StatusReport(
             state: "guiding",
             fix: .init(time: "2026-05-01T12:00:00Z", mode: 3, latitude: 48.85, longitude: 2.29, horizontalErrorMeters: 4),
             heading: .init(trueDegrees: 10, magneticDegrees: 8.5, declinationDegrees: 1.5, isReliable: true),
@@ -37,6 +40,27 @@ private final class FakeHandler: ControlHandler {
     func recent() async -> [SavedDestination] {
         [SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: -33.8568, longitudeDegrees: 151.2153), name: "Opera"),
          SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 1, longitudeDegrees: 2))]
+    }
+
+    func goRecent(_ index: Int) async -> Result<Void, ControlError> {
+        calls.withLock { $0.append("go-recent \(index)") }
+        return index <= 2 ? .success(()) : .failure(ControlError(.notFound, "there are only 2 recent destinations"))
+    }
+
+    func mute(_ on: Bool) async -> Result<Void, ControlError> {
+        calls.withLock { $0.append("mute \(on)") }
+        return .success(())
+    }
+
+    func calibrate(_ action: CalibrationAction) async -> Result<CalibrationReport, ControlError> {
+        calls.withLock { $0.append("calibrate \(action.rawValue)") }
+        if action == .finish { return .failure(ControlError(.refused, "not enough coverage")) }
+        return .success(CalibrationReport(state: "running", samples: 12, octants: [1, 2, 3, 4, 0, 0, 1, 1], message: "turn"))
+    }
+
+    func buzz(_ pattern: BuzzPattern) async -> Result<Void, ControlError> {
+        calls.withLock { $0.append("buzz \(pattern.rawValue)") }
+        return .success(())
     }
 }
 
@@ -302,6 +326,7 @@ struct ControlServerTests {
             let second = try TestClient(path: path)
             let refusal = try #require(try await second.readObject())
             #expect(refusal["class"] as? String == "ERROR")
+            #expect(refusal["code"] as? String == "too-many-clients")
             #expect(try await second.readLine() == nil)
             #expect(try await first.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
         }
@@ -332,6 +357,108 @@ struct ControlServerTests {
             task.cancel()
             #expect(try await client.readLine() == nil)
             try await task.value
+        }
+    }
+
+    @Test("go recent, mute, calibrate and buzz reach the handler with their arguments and defaults")
+    func newerCommands() async throws {
+        try await withServer { path, handler in
+            let client = try await connectGreeted(path)
+            #expect(try await client.request(#"{"cmd":"go","recent":2}"#)["class"] as? String == "OK")
+            let missing = try await client.request(#"{"cmd":"go","recent":5}"#)
+            #expect(missing["code"] as? String == "not-found")
+            #expect(try await client.request(#"{"cmd":"mute","on":true}"#)["class"] as? String == "OK")
+            #expect(try await client.request(#"{"cmd":"mute","on":false}"#)["class"] as? String == "OK")
+            let progress = try await client.request(#"{"cmd":"calibrate","action":"start"}"#)
+            #expect(progress["class"] as? String == "CALIBRATION")
+            #expect(progress["state"] as? String == "running")
+            #expect(progress["samples"] as? Int == 12)
+            #expect(progress["octants"] as? [Int] == [1, 2, 3, 4, 0, 0, 1, 1])
+            #expect(progress["quality"] is NSNull)
+            #expect(try await client.request(#"{"cmd":"calibrate"}"#)["class"] as? String == "CALIBRATION")
+            let refused = try await client.request(#"{"cmd":"calibrate","action":"finish"}"#)
+            #expect(refused["code"] as? String == "refused")
+            #expect(refused["message"] as? String == "not enough coverage")
+            #expect(try await client.request(#"{"cmd":"buzz"}"#)["class"] as? String == "OK")
+            #expect(try await client.request(#"{"cmd":"buzz","pattern":"gps-lost"}"#)["class"] as? String == "OK")
+            #expect(
+                handler.calls.withLock { $0 } == [
+                    "go-recent 2", "go-recent 5", "mute true", "mute false", "calibrate start", "calibrate status",
+                    "calibrate finish", "buzz test", "buzz gps-lost",
+                ])
+        }
+    }
+
+    @Test(
+        "requests with wrong types or values are refused as bad-argument without reaching the handler",
+        arguments: [
+            #"{"cmd":"mute"}"#, #"{"cmd":"mute","on":"yes"}"#, #"{"cmd":"mute","on":1}"#,
+            #"{"cmd":"calibrate","action":"begin"}"#, #"{"cmd":"calibrate","action":3}"#,
+            #"{"cmd":"buzz","pattern":"loud"}"#, #"{"cmd":"watch","hz":0}"#, #"{"cmd":"watch","hz":50}"#,
+            #"{"cmd":"watch","enable":"on"}"#, #"{"cmd":"go","recent":0}"#, #"{"cmd":"go","recent":1.5}"#,
+            #"{"cmd":"go","recent":"1"}"#, #"{"cmd":"go","recent":1,"lat":1,"lon":2}"#,
+        ])
+    func badArguments(line: String) async throws {
+        try await withServer { path, handler in
+            let client = try await connectGreeted(path)
+            let reply = try await client.request(line)
+            #expect(reply["code"] as? String == "bad-argument", "\(line): \(reply)")
+            #expect(handler.calls.withLock { $0.isEmpty })
+        }
+    }
+
+    @Test("invalid UTF-8 is bad JSON, and the client is still served")
+    func invalidUTF8() async throws {
+        try await withServer { path, _ in
+            let client = try await connectGreeted(path)
+            client.write(Array(#"{"cmd":"go","name":""#.utf8) + [0xC3, 0x28, 0xFF] + Array("\"}\n".utf8))
+            #expect(try #require(try await client.readObject())["code"] as? String == "bad-json")
+            #expect(try await client.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+        }
+    }
+
+    @Test("watch answers OK, then sends STATUS lines at its rate until disabled; no update follows the disabling OK")
+    func watch() async throws {
+        try await withServer { path, _ in
+            let client = try await connectGreeted(path)
+            let start = ContinuousClock.now
+            #expect(try await client.request(#"{"cmd":"watch","enable":true,"hz":10}"#)["class"] as? String == "OK")
+            for _ in 0..<5 {
+                #expect(try await client.readObject()?["class"] as? String == "STATUS")
+            }
+            // Five updates at 10 Hz, the first at once: at least 0.4 s.
+            #expect(ContinuousClock.now - start >= .milliseconds(390))
+            client.write(#"{"cmd":"watch","enable":false}"# + "\n")
+            var reply = try #require(try await client.readObject())
+            while reply["class"] as? String == "STATUS" { reply = try #require(try await client.readObject()) }
+            #expect(reply["class"] as? String == "OK")
+            // Nothing more arrives: the next line is the reply to this request.
+            #expect(try await client.request(#"{"cmd":"clear"}"#)["class"] as? String == "OK")
+        }
+    }
+
+    @Test("a watcher that never reads is dropped once its output passes the limit; other clients are served meanwhile")
+    func slowWatcherDropped() async throws {
+        var limits = ControlServer.Limits()
+        limits.outputBytes = 4096
+        try await withServer(limits: limits) { path, handler in
+            let slow = try TestClient(path: path)
+            slow.write(#"{"cmd":"watch","hz":10}"# + "\n")
+            let other = try await connectGreeted(path)
+            // The kernel's buffer is capped to the limit too (doubled, with a floor), so 60 updates
+            // of ~500 bytes in 6 s overflow both; the other client is served meanwhile.
+            let watchStart = ContinuousClock.now
+            while ContinuousClock.now - watchStart < .seconds(6) {
+                #expect(try await other.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            // Dropped: what was queued can still be read, then the stream ends well short of
+            // the updates sent meanwhile.
+            var lines = 0
+            while try await slow.readLine(timeout: .seconds(5)) != nil { lines += 1 }
+            #expect(lines > 0, "the watcher got updates before it was dropped")
+            #expect(lines < 50, "the watcher was dropped, not served all along")
+            #expect(try await other.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
         }
     }
 }
