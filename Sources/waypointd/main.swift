@@ -6,6 +6,7 @@ import GPSClient
 let help = """
     usage: waypointd [--config PATH] [--simulate] [--socket PATH] [--state-dir DIR] [--sysfs-root DIR]
                      [--record FILE] [--log-level LEVEL]  run the daemon (foreground, systemd-friendly)
+           waypointd check [--config PATH] [--sysfs-root DIR] [...]   diagnose config, gpsd, I2C, PWM; 1 on a problem
            waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
            waypointd replay FILE                             run the pipeline over a recording, JSON lines out
            waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]   play a pattern on the motor
@@ -28,6 +29,8 @@ case "--help", "-h":
     print(help)
 case "--print-config":
     exit(PrintConfigCommand.run(Array(arguments.dropFirst())))
+case "check":
+    exit(await CheckCommand.run(Array(arguments.dropFirst())))
 case "gps":
     exit(await GPSCommand.run(Array(arguments.dropFirst())))
 case "replay":

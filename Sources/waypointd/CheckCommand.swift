@@ -1,0 +1,81 @@
+@preconcurrency import Glibc
+import Daemon
+
+/// `waypointd check`: diagnoses the configuration, the state directory, the motor's PWM channel,
+/// the I2C bus and IMU, and gpsd, one verdict line each (`HealthCheck`).
+enum CheckCommand {
+    static let help = """
+        usage: waypointd check [--config PATH] [--state-dir DIR] [--sysfs-root DIR] [--dev-dir DIR]
+                               [--gps-timeout SECONDS]
+
+        Checks what the daemon needs and prints one line per item: ok, warn (works, but the
+        daemon cannot guide yet), FAIL (with what to do about it) or -- (not checked because
+        an item it depends on failed). The items: config (parsed as the daemon parses it),
+        state (the state directory is writable), pwm (the motor's chip and channel exist and
+        can be written; the motor is left off), i2c (the bus opens), imu (the chips answer),
+        gpsd (reachable, and a fix within the timeout).
+
+        Run it as the daemon's user to see what the service will be allowed to do:
+        sudo -u waypoint waypointd check
+
+        --config PATH          the config file (default /etc/waypointd/waypointd.conf)
+        --state-dir DIR        the state directory to check instead of the configured one
+        --sysfs-root DIR       directory standing for / for sysfs (default /), for tests
+        --dev-dir DIR          directory holding the i2c-N nodes (default /dev), for tests
+        --gps-timeout SECONDS  how long to wait for a fix (default 10)
+
+        Exit status: 0 when nothing failed (warnings allowed), 1 when an item failed, 64 usage error.
+        """
+
+    static func run(_ words: [String]) async -> Int32 {
+        var configPath: String?
+        var stateDirectory: String?
+        var sysfsRoot = "/"
+        var deviceDirectory = "/dev"
+        var fixTimeout = HealthCheck.defaultFixTimeout
+        var index = 0
+        func fail(_ message: String) -> Int32 { UsageFailure(message).report(command: "check") }
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            func value() -> String? {
+                guard index < words.count, !words[index].isEmpty else { return nil }
+                index += 1
+                return words[index - 1]
+            }
+            switch word {
+            case "--help", "-h":
+                print(help)
+                return 0
+            case "--config":
+                guard let text = value() else { return fail("--config needs a path") }
+                configPath = text
+            case "--state-dir":
+                guard let text = value() else { return fail("--state-dir needs a directory") }
+                stateDirectory = text
+            case "--sysfs-root":
+                guard let text = value() else { return fail("--sysfs-root needs a directory") }
+                sysfsRoot = text
+            case "--dev-dir":
+                guard let text = value() else { return fail("--dev-dir needs a directory") }
+                deviceDirectory = text
+            case "--gps-timeout":
+                guard let text = value(), let seconds = Double(text), seconds > 0, seconds <= 600 else {
+                    return fail("--gps-timeout needs a number of seconds (0 < s ≤ 600)")
+                }
+                fixTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
+            default:
+                return fail("unknown argument '\(word)' for 'check'")
+            }
+        }
+        let check = HealthCheck(
+            configPath: configPath, stateDirectory: stateDirectory, fixTimeout: fixTimeout,
+            devices: HealthCheck.Devices(sysfsRoot: sysfsRoot, i2cDeviceDirectory: deviceDirectory))
+        let verdicts = await check.run { verdict in
+            print(verdict)
+            // Each line as it is known: gpsd comes last and may take the whole timeout.
+            fflush(stdout)
+        }
+        return HealthCheck.exitStatus(verdicts)
+    }
+}
