@@ -56,6 +56,7 @@ extension StatusReport.Haptic: Decodable {
         self.init(
             intensity: try container.decodeIfPresent(Double.self, forKey: .intensity),
             sharpness: try container.decodeIfPresent(Double.self, forKey: .sharpness),
-            duty: try container.decodeIfPresent(Double.self, forKey: .duty))
+            duty: try container.decodeIfPresent(Double.self, forKey: .duty),
+            pattern: try container.decodeIfPresent(String.self, forKey: .pattern))
     }
 }

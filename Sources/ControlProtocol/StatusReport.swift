@@ -60,12 +60,16 @@ public struct StatusReport: Sendable, Hashable {
         public var sharpness: Double?
         /// `duty`: the PWM duty cycle being output, 0…1.
         public var duty: Double?
+        /// `pattern`: the pattern playing now (`accepted`, `arrived`, `gps-lost`,
+        /// `heading-unreliable`, `calibrated`, `test`), or null.
+        public var pattern: String?
 
         /// A cue from its parts; everything unknown by default.
-        public init(intensity: Double? = nil, sharpness: Double? = nil, duty: Double? = nil) {
+        public init(intensity: Double? = nil, sharpness: Double? = nil, duty: Double? = nil, pattern: String? = nil) {
             self.intensity = intensity
             self.sharpness = sharpness
             self.duty = duty
+            self.pattern = pattern
         }
     }
 
@@ -158,12 +162,13 @@ extension StatusReport.Heading: Encodable {
 }
 
 extension StatusReport.Haptic: Encodable {
-    enum CodingKeys: String, CodingKey { case intensity, sharpness, duty }
+    enum CodingKeys: String, CodingKey { case intensity, sharpness, duty, pattern }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(WireNumber(intensity), forKey: .intensity)
         try container.encode(WireNumber(sharpness), forKey: .sharpness)
         try container.encode(WireNumber(duty), forKey: .duty)
+        try container.encode(pattern, forKey: .pattern)
     }
 }

@@ -14,6 +14,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private let changed: AsyncStream<Void>.Continuation
     /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
     public private(set) var duty = 0.0
+    /// The pattern playing now, if one is.
+    public private(set) var pattern: HapticPattern?
 
     /// A player for a channel; nothing is driven until `run()`.
     public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
@@ -63,7 +65,10 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         var wakeups = changes.makeAsyncIterator()
         while !Task.isCancelled {
             if !queue.isEmpty {
-                try await perform(renderer.timeline(for: queue.removeFirst()))
+                let next = queue.removeFirst()
+                pattern = next
+                defer { pattern = nil }
+                try await perform(renderer.timeline(for: next))
             } else if let cue {
                 let settled = onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
                 try await perform(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue))
