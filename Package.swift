@@ -71,6 +71,6 @@ let package = Package(
             ]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
         .testTarget(
-            name: "WaypointctlTests", dependencies: ["TestSupport"]),
+            name: "WaypointctlTests", dependencies: ["ControlProtocol", "TestSupport", "waypointctl"]),
     ]
 )

@@ -3,7 +3,18 @@ import ControlProtocol
 /// The help texts, one per command, kept together so they read as one manual.
 enum Help {
     static let overview = """
-        usage: waypointctl [--help] [--version] COMMAND [ARGUMENTS]
+        usage: waypointctl [--socket PATH] [--help] [--version] COMMAND [ARGUMENTS]
+
+        Guiding (talks to waypointd):
+          go LAT LON [--name NAME]     guide to a place
+          go --recent N                guide to recent destination N
+          clear                        stop guiding
+          status [--json]              state, heading, destination, distance, fix, motor
+          watch [--hz HZ] [--plain]    live compass until interrupted
+          recent                       the recent destinations, numbered for go --recent
+          mute on|off                  silence or restore guidance vibration
+          buzz [PATTERN]               play a pattern on the motor
+          calibrate [ACTION]           magnetometer calibration: start, finish, cancel, status, reset
 
         Offline navigation math:
           bearing FROM TO              bearing and distance between two points (WGS84)
@@ -14,8 +25,113 @@ enum Help {
         Coordinates can be written as 48.8584 2.2945, 48.8584,2.2945, 48.8584N 2.2945E,
         48°51'30.2"N 2°17'40.2"E, 48 51.503 N 2 17.670 E or geo:48.8584,2.2945.
 
+        --socket PATH  the daemon's control socket, before or after the command
+                       (default: $WAYPOINT_SOCKET if set, else \(SocketPath.defaultPath))
+
         Run 'waypointctl COMMAND --help' for the details of one command.
-        Exit status: 0 ok, 1 a command failed, 64 usage error, 69 daemon unreachable.
+        Exit status: 0 ok, 1 the daemon answered an error (or a batch line was bad),
+        64 usage error, 69 daemon unreachable.
+        """
+
+    /// The line every daemon command's help ends with.
+    private static let socketOption = """
+        --socket PATH  the daemon's control socket (default: $WAYPOINT_SOCKET if set,
+                       else \(SocketPath.defaultPath))
+        """
+
+    static let go = """
+        usage: waypointctl go LAT LON [--name NAME]
+               waypointctl go COORDINATE [--name NAME]
+               waypointctl go --recent N
+
+        Guide to a destination. The daemon confirms with the accepted pattern and from then
+        on pulses the motor while the wearer faces the destination. COORDINATE is any form
+        under Coordinates in 'waypointctl --help'; quote it when it contains spaces:
+          waypointctl go 48.8584 2.2945 --name "Eiffel Tower"
+          waypointctl go "48°51'30.2\\"N 2°17'40.2\\"E"
+          waypointctl go geo:48.8584,2.2945
+
+        --name NAME    what to call it in status and recent (at most \(ControlProtocol.ControlRequest.maximumNameLength) characters)
+        --recent N     guide to destination N of 'waypointctl recent' (1 is the most recent)
+        \(socketOption)
+        """
+
+    static let clear = """
+        usage: waypointctl clear
+
+        Stop guiding and forget the destination (it stays in the recent list). The motor
+        goes silent.
+
+        \(socketOption)
+        """
+
+    static let status = """
+        usage: waypointctl status [--json]
+
+        What the daemon knows now, one "label: value" line each: state, heading (true, with
+        its compass point), destination (name and position), distance, bearing, turn (the
+        alignment error: how far and which way to turn to face the destination), GPS fix
+        (mode and estimated error), position, motor drive (intensity and PWM duty),
+        calibration and mute. States: idle (no destination), no-fix, no-heading, guiding,
+        arrived.
+
+        --json         print the daemon's STATUS line as it came, for scripts
+        \(socketOption)
+        """
+
+    static let watch = """
+        usage: waypointctl watch [--hz HZ] [--plain]
+
+        Follow the daemon live until Ctrl-C. On a terminal, a compass redrawn in place: the
+        ring turns with the wearer (the top, under v, is where they face), N, E, S and W
+        and a + every 30 degrees mark the directions, o is the wearer, * the destination;
+        below it the state, the destination's distance and bearing, and the motor's
+        intensity as a bar. When standard output is not a terminal, or with --plain, one
+        line per update instead. Exits 0 when interrupted, 69 if the daemon stops answering.
+
+        --hz HZ        updates a second, \(ControlProtocol.ControlRequest.minimumWatchHertz) to \(Int(ControlProtocol.ControlRequest.maximumWatchHertz)) (default \(Int(ControlProtocol.ControlRequest.defaultWatchHertz)))
+        --plain        one line per update even on a terminal (for screen readers)
+        \(socketOption)
+        """
+
+    static let recent = """
+        usage: waypointctl recent
+
+        The most recent destinations, newest first, numbered for 'waypointctl go --recent N'.
+
+        \(socketOption)
+        """
+
+    static let mute = """
+        usage: waypointctl mute on|off
+
+        on silences guidance vibration (patterns such as arrived still play); off restores
+        it. The setting survives a restart of the daemon.
+
+        \(socketOption)
+        """
+
+    static let buzz = """
+        usage: waypointctl buzz [PATTERN]
+
+        Play a pattern on the motor now, to learn it or to check the wiring. PATTERN is one of
+        accepted, arrived, gps-lost, heading-unreliable, calibrated, test (default: test,
+        one second at full drive).
+
+        \(socketOption)
+        """
+
+    static let calibrate = """
+        usage: waypointctl calibrate [start|finish|cancel|status|reset]
+
+        Calibrate the magnetometer: start, then turn the device slowly through a figure
+        eight, every way up, until each octant has samples; then finish to fit and store the
+        calibration (if coverage is not yet enough, the daemon says what is missing and keeps
+        collecting). cancel stops and keeps the calibration in use; reset forgets it. Each
+        action prints the state, samples, per-octant counts, the fit's quality and a message.
+        Without an action: status.
+
+        \(socketOption)
         """
 
     static let bearing = """
@@ -61,6 +177,14 @@ enum Help {
         switch command {
         case BearingCommand.name: bearing
         case DeclinationCommand.name: declination
+        case "go": go
+        case "clear": clear
+        case "status": status
+        case "watch": watch
+        case "recent": recent
+        case "mute": mute
+        case "buzz": buzz
+        case "calibrate": calibrate
         default: nil
         }
     }

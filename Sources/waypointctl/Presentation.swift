@@ -27,3 +27,71 @@ enum Presentation {
         return (text.hasPrefix("-") ? text : "+" + text) + unit
     }
 }
+
+extension Presentation {
+    /// `45° (NE, northeast)`: a direction in whole degrees, 0–359, with its compass point.
+    static func direction(degrees: Double) -> String {
+        let whole = wholeDegrees(degrees)
+        guard let point = CompassPoint(bearingDegrees: Double(whole)) else { return "\(whole)°" }
+        return "\(whole)° (\(point.abbreviation), \(point.spokenName))"
+    }
+
+    /// `45° NE`: the short form, for the compass display and one-line updates.
+    static func shortDirection(degrees: Double) -> String {
+        let whole = wholeDegrees(degrees)
+        guard let point = CompassPoint(bearingDegrees: Double(whole)) else { return "\(whole)°" }
+        return "\(whole)° \(point.abbreviation)"
+    }
+
+    /// A direction rounded to whole degrees in 0…359 (359.6° is north's 0°).
+    static func wholeDegrees(_ degrees: Double) -> Int {
+        guard degrees.isFinite else { return 0 }
+        return Int(Angle.normalized(degrees).rounded()) % 360
+    }
+
+    /// Which way to turn for an alignment error (positive: the destination is to the right):
+    /// `17° right`, `4° left`, `on course` when it rounds to 0°, `180°, behind`.
+    static func turn(errorDegrees: Double) -> String {
+        let whole = Int(Angle.signedNormalized(errorDegrees).rounded())
+        switch whole {
+        case 0: return "on course"
+        case 180, -180: return "180°, behind"
+        case 1...: return "\(whole)° right"
+        default: return "\(-whole)° left"
+        }
+    }
+
+    /// `55%` for 0.55.
+    static func percent(_ fraction: Double) -> String {
+        DecimalFormat.fixed(fraction * 100, fractionDigits: 0) + "%"
+    }
+
+    /// The guidance state with a few words on what it means, e.g. `no-fix (no usable GPS fix)`.
+    static func state(_ state: String) -> String {
+        switch state {
+        case "idle": "idle (no destination)"
+        case "no-fix": "no-fix (no usable GPS fix)"
+        case "no-heading": "no-heading (compass unreliable)"
+        case "guiding": "guiding"
+        case "arrived": "arrived"
+        default: state
+        }
+    }
+
+    /// A GPS mode in words: 1 `no fix`, 2 `2D`, 3 `3D`.
+    static func fixMode(_ mode: Int) -> String {
+        switch mode {
+        case 2: "2D"
+        case 3: "3D"
+        default: "no fix"
+        }
+    }
+
+    /// A place as its name and position, or the position alone: `Eiffel Tower, 48°51'30.2"N 2°17'40.2"E`.
+    static func place(latitudeDegrees: Double, longitudeDegrees: Double, name: String?) -> String {
+        let position = Coordinate(uncheckedLatitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
+            .formattedDegreesMinutesSeconds()
+        guard let name, !name.isEmpty else { return position }
+        return "\(name), \(position)"
+    }
+}

@@ -1,37 +1,61 @@
-/// The command-line client: picks the command and turns its outcome into an exit status.
+/// The command-line client: reads the global options, picks the command and turns its outcome
+/// into an exit status.
 enum Waypointctl {
     /// Runs one invocation.
-    /// - Parameter words: the arguments after the program name.
-    static func run(_ words: [String]) -> ExitStatus {
-        guard let first = words.first else {
-            Console.error("no command given")
-            Console.error("Try 'waypointctl --help'.")
-            return .usage
-        }
-        let rest = Array(words.dropFirst())
-        switch first {
-        case "--help", "-h", "help":
-            if let topic = rest.first, let text = Help.text(for: topic) {
-                Console.output(text)
-            } else {
-                Console.output(Help.overview)
-            }
-            return .success
-        case "--version":
-            Console.output(Help.version)
-            return .success
-        default:
-            break
-        }
-        if rest.contains("--help") || rest.contains("-h"), let text = Help.text(for: first) {
-            Console.output(text)
-            return .success
-        }
+    /// - Parameters:
+    ///   - words: The arguments after the program name.
+    ///   - socketEnvironment: `$WAYPOINT_SOCKET`, if set.
+    static func run(_ words: [String], socketEnvironment: String? = nil) -> ExitStatus {
         do throws(UsageError) {
-            switch first {
+            var index = 0
+            var globalSocket: String?
+            // Global options come before the command.
+            while index < words.count, words[index].hasPrefix("-") {
+                let word = words[index]
+                index += 1
+                switch word {
+                case "--help", "-h":
+                    let topic = index < words.count ? Help.text(for: words[index]) : nil
+                    Console.output(topic ?? Help.overview)
+                    return .success
+                case "--version":
+                    Console.output(Help.version)
+                    return .success
+                case "--socket":
+                    guard index < words.count else { throw UsageError("--socket needs a path") }
+                    globalSocket = words[index]
+                    index += 1
+                case _ where word.hasPrefix("--socket="):
+                    globalSocket = String(word.dropFirst("--socket=".count))
+                default:
+                    throw UsageError("unknown option '\(word)'")
+                }
+                if globalSocket?.isEmpty == true { throw UsageError("--socket needs a path") }
+            }
+            guard index < words.count else { throw UsageError("no command given") }
+            let command = words[index]
+            let rest = Array(words[(index + 1)...])
+            if command == "help" {
+                Console.output(rest.first.flatMap(Help.text(for:)) ?? Help.overview)
+                return .success
+            }
+            if rest.contains("--help") || rest.contains("-h"), let text = Help.text(for: command) {
+                Console.output(text)
+                return .success
+            }
+            switch command {
             case BearingCommand.name: return try BearingCommand.run(rest)
             case DeclinationCommand.name: return try DeclinationCommand.run(rest)
-            default: throw UsageError("unknown command '\(first)'")
+            case _ where DaemonCommand.names.contains(command):
+                let (daemonCommand, commandSocket) = try DaemonCommand.parse(name: command, words: rest)
+                if globalSocket != nil && commandSocket != nil {
+                    throw UsageError("--socket given twice", command: command)
+                }
+                if commandSocket?.isEmpty == true { throw UsageError("--socket needs a path", command: command) }
+                let path = SocketPath.resolve(option: commandSocket ?? globalSocket, environment: socketEnvironment)
+                return daemonCommand.run(socketPath: path)
+            default:
+                throw UsageError("unknown command '\(command)'")
             }
         } catch {
             Console.error(error.message)

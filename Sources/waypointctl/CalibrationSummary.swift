@@ -1,0 +1,58 @@
+import ControlProtocol
+import Geodesy
+
+/// `waypointctl calibrate` for people: the `CALIBRATION` reply as `label: value` lines.
+enum CalibrationSummary {
+    /// The summary of a `CALIBRATION` reply.
+    /// - Parameter report: The reply.
+    /// - Returns: The lines to print.
+    static func lines(for report: CalibrationReport) -> [String] {
+        var lines = ["calibration: \(state(report.state))"]
+        if let samples = report.samples {
+            lines.append("samples: \(samples)")
+        }
+        if let octants = report.octants, !octants.isEmpty {
+            // Eight counts, one per octant of field direction: the smallest shows which way
+            // the device still has to be turned.
+            let counts = octants.map(String.init).joined(separator: " ")
+            lines.append("octants: \(counts) (fewest \(octants.min() ?? 0))")
+        }
+        if let quality = report.quality {
+            lines.append("quality: \(self.quality(quality))")
+        }
+        if let created = report.created {
+            lines.append("created: \(created)")
+        }
+        if let message = report.message, !message.isEmpty {
+            lines.append("message: \(message)")
+        }
+        return lines
+    }
+
+    private static func state(_ state: String) -> String {
+        switch state {
+        case "none": "none (the heading is unreliable until one is made)"
+        case "stored": "stored (in use)"
+        case "running": "running (turn the device slowly through a figure eight)"
+        default: state
+        }
+    }
+
+    /// `fit error 1.2%, coverage 85%, field 48.1 µT scaled to 47.9 µT, 412 samples`.
+    private static func quality(_ quality: CalibrationReport.Quality) -> String {
+        var parts: [String] = []
+        if let fit = quality.fitErrorPercent { parts.append("fit error \(DecimalFormat.fixed(fit, fractionDigits: 1))%") }
+        if let coverage = quality.coveragePercent {
+            parts.append("coverage \(DecimalFormat.fixed(coverage, fractionDigits: 0))%")
+        }
+        if let field = quality.fittedFieldMicrotesla {
+            var text = "field \(DecimalFormat.fixed(field, fractionDigits: 1)) µT"
+            if let reference = quality.referenceFieldMicrotesla {
+                text += " scaled to \(DecimalFormat.fixed(reference, fractionDigits: 1)) µT"
+            }
+            parts.append(text)
+        }
+        if let samples = quality.sampleCount { parts.append("\(samples) samples") }
+        return parts.isEmpty ? "unknown" : parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,71 @@
+import ControlProtocol
+
+/// Why talking to the daemon failed, below the level of its answers. Every case names the
+/// socket path, because "which daemon?" is the first question when it fails.
+enum ConnectionError: Error, Hashable, CustomStringConvertible {
+    /// The path does not fit a UNIX socket address.
+    case pathTooLong(path: String)
+    /// `socket(2)` failed (out of descriptors or memory).
+    case socketFailed(Errno)
+    /// `connect(2)` failed: most often no daemon (`ENOENT`, `ECONNREFUSED`) or no permission.
+    case connectFailed(path: String, Errno)
+    /// Setting the receive timeout failed.
+    case setupFailed(path: String, Errno)
+    /// Sending a request failed, e.g. `EPIPE` when the daemon went away.
+    case sendFailed(path: String, Errno)
+    /// Receiving failed.
+    case receiveFailed(path: String, Errno)
+    /// Nothing arrived within the timeout.
+    case timedOut(path: String, seconds: Double)
+    /// The daemon closed the connection.
+    case closed(path: String)
+    /// The daemon sent a line longer than the protocol allows.
+    case lineTooLong(path: String)
+    /// The daemon sent a line that is not a reply this client can read.
+    case badReply(path: String, ReplyDecodingError)
+
+    var description: String {
+        switch self {
+        case .pathTooLong(let path):
+            "socket path \(path) is longer than \(SocketCall.maximumPathBytes) bytes"
+        case .socketFailed(let error):
+            "cannot create a socket: \(error)"
+        case .connectFailed(let path, let error):
+            "cannot connect to \(path): \(error) — \(Self.hint(for: error))"
+        case .setupFailed(let path, let error):
+            "cannot set up the connection to \(path): \(error)"
+        case .sendFailed(let path, let error):
+            "cannot send to waypointd on \(path): \(error)"
+        case .receiveFailed(let path, let error):
+            "cannot read from waypointd on \(path): \(error)"
+        case .timedOut(let path, let seconds):
+            "no reply from waypointd on \(path) within \(Self.secondsText(seconds)) s"
+        case .closed(let path):
+            "waypointd closed the connection on \(path)"
+        case .lineTooLong(let path):
+            "waypointd on \(path) sent a line longer than \(LineFramer.defaultMaximumLineLength) bytes"
+        case .badReply(let path, let error):
+            "unreadable reply from waypointd on \(path): \(error)"
+        }
+    }
+
+    /// How the program should end: an unreadable reply is a failed command (1); everything else
+    /// means the daemon could not be used (69).
+    var exitStatus: ExitStatus {
+        switch self {
+        case .badReply: .failure
+        default: .unavailable
+        }
+    }
+
+    private static func hint(for error: Errno) -> String {
+        switch error {
+        case .permissionDenied: "is this user in the waypoint group?"
+        default: "is waypointd running?"
+        }
+    }
+
+    private static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

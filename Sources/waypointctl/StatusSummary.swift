@@ -1,0 +1,56 @@
+import ControlProtocol
+
+/// `waypointctl status` for people: one `label: value` line per fact, always in the same order,
+/// with no decoration, so a screen reader reads it line by line and a script can `grep` it.
+enum StatusSummary {
+    /// The summary of a `STATUS` reply.
+    /// - Parameter status: The reply.
+    /// - Returns: The lines to print.
+    static func lines(for status: StatusReport) -> [String] {
+        var lines = ["state: \(Presentation.state(status.state))"]
+
+        if let heading = status.heading.trueDegrees {
+            let reliability = status.heading.isReliable ? "" : ", unreliable"
+            lines.append("heading: \(Presentation.direction(degrees: heading))\(reliability)")
+        } else {
+            lines.append("heading: unknown")
+        }
+
+        if let destination = status.destination {
+            lines.append(
+                "destination: "
+                    + Presentation.place(
+                        latitudeDegrees: destination.latitude, longitudeDegrees: destination.longitude,
+                        name: destination.name))
+            lines.append("distance: \(status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "unknown")")
+            lines.append("bearing: \(status.bearingDegrees.map { Presentation.direction(degrees: $0) } ?? "unknown")")
+            lines.append("turn: \(status.errorDegrees.map { Presentation.turn(errorDegrees: $0) } ?? "unknown")")
+        } else {
+            lines.append("destination: none")
+        }
+
+        lines.append("fix: \(fix(status.fix))")
+        if let fix = status.fix, let latitude = fix.latitude, let longitude = fix.longitude {
+            lines.append("position: \(Presentation.place(latitudeDegrees: latitude, longitudeDegrees: longitude, name: nil))")
+        }
+        lines.append("motor: \(motor(status.haptic, muted: status.isMuted == true))")
+        lines.append("calibration: \(status.calibration ?? "unknown")")
+        lines.append("muted: \(status.isMuted.map { $0 ? "yes" : "no" } ?? "unknown")")
+        return lines
+    }
+
+    /// `3D, estimated error 4.2 m`, or `none`.
+    private static func fix(_ fix: StatusReport.Fix?) -> String {
+        guard let fix, fix.mode >= 2 else { return "none" }
+        let error = fix.horizontalErrorMeters.map { "estimated error \(Presentation.distance(meters: $0))" }
+        return [Presentation.fixMode(fix.mode), error ?? "error unknown"].joined(separator: ", ")
+    }
+
+    /// `intensity 55%, duty 48%`, or `off`.
+    private static func motor(_ haptic: StatusReport.Haptic, muted: Bool) -> String {
+        let intensity = haptic.intensity ?? 0
+        let duty = haptic.duty ?? 0
+        guard intensity > 0 || duty > 0 else { return muted ? "off (muted)" : "off" }
+        return "intensity \(Presentation.percent(intensity)), duty \(Presentation.percent(duty))"
+    }
+}
