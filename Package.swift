@@ -72,5 +72,6 @@ let package = Package(
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "WaypointctlTests", dependencies: ["ControlProtocol", "TestSupport", "waypointctl"]),
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
     ]
 )
