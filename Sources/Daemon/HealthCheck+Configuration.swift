@@ -44,7 +44,8 @@ extension HealthCheck {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             return HealthVerdict(
                 item: "state", outcome: .ok,
-                detail: "\(directory) does not exist yet; systemd's StateDirectory=waypointd (or the daemon) creates it")
+                detail: "\(directory) does not exist yet; systemd's StateDirectory=waypointd (or the daemon) creates it"
+            )
         }
         do throws(StateStoreError) {
             _ = try StateStore(directory: directory)

@@ -1,7 +1,7 @@
+import GPSClient
 import Geodesy
 import Synchronization
 import SystemSupport
-import GPSClient
 
 extension HealthCheck {
     /// What watching gpsd for a while showed.

@@ -31,7 +31,8 @@ extension HealthCheck {
         let addresses = answering.map { Self.hex($0.address) }
         let busVerdict = HealthVerdict(
             item: "i2c", outcome: .ok,
-            detail: addresses.isEmpty ? "\(path) open; no device answers" : "\(path) open; answering: \(addresses.joined(separator: " "))")
+            detail: addresses.isEmpty
+                ? "\(path) open; no device answers" : "\(path) open; answering: \(addresses.joined(separator: " "))")
         return [busVerdict, imuVerdict(configuration, result: result, path: path)]
     }
 

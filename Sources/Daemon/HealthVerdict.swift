@@ -46,7 +46,8 @@ public struct HealthVerdict: Sendable, Hashable, CustomStringConvertible {
     /// The verdict line, `outcome item detail — fix`, then each note on a line of its own,
     /// indented to the detail column.
     public var description: String {
-        let line = Self.padded(outcome.rawValue, Self.outcomeWidth) + Self.padded(item, Self.itemWidth) + detail
+        let line =
+            Self.padded(outcome.rawValue, Self.outcomeWidth) + Self.padded(item, Self.itemWidth) + detail
             + (fix.map { " — \($0)" } ?? "")
         let indent = String(repeating: " ", count: Self.outcomeWidth + Self.itemWidth)
         return ([line] + notes.map { indent + $0 }).joined(separator: "\n")

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Daemon
+@preconcurrency import Glibc
 
 /// `waypointd check`: diagnoses the configuration, the state directory, the motor's PWM channel,
 /// the I2C bus and IMU, and gpsd, one verdict line each (`HealthCheck`).

@@ -1,4 +1,3 @@
-@testable import Daemon
 import Foundation
 import GPSClient
 import Geodesy
@@ -6,8 +5,10 @@ import Haptics
 import Heading
 import IMU
 import Simulation
-import Testing
 import TestSupport
+import Testing
+
+@testable import Daemon
 
 /// `HealthCheck`, the logic behind `waypointd check`: each item on real code over a simulated
 /// I2C bus, a sysfs tree that keeps the kernel's rules, and a real gpsd where one is needed.
@@ -29,7 +30,8 @@ struct HealthCheckTests {
 
     static let address = GPSServerAddress.local
     static var threeDFix: Fix {
-        var fix = Fix(mode: .threeDimensional, coordinate: Coordinate(uncheckedLatitudeDegrees: 48.85, longitudeDegrees: 2.29))
+        var fix = Fix(
+            mode: .threeDimensional, coordinate: Coordinate(uncheckedLatitudeDegrees: 48.85, longitudeDegrees: 2.29))
         fix.horizontalErrorMeters = 4.2
         return fix
     }
@@ -39,14 +41,17 @@ struct HealthCheckTests {
         let directory: URL
         let tree: PWMSysfsTree
         var bus: any I2CBus
-        var source: any GPSFixSource = ScriptedSource(script: [.connected(HealthCheckTests.address), .fix(HealthCheckTests.threeDFix)])
+        var source: any GPSFixSource = ScriptedSource(script: [
+            .connected(HealthCheckTests.address), .fix(HealthCheckTests.threeDFix),
+        ])
         var configText = ""
         var fixTimeout = Duration.seconds(2)
         var i2cDeviceDirectory = "/dev"
 
         init(tree: PWMSysfsTree? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("health-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
             self.tree = try tree ?? PWMSysfsTree(udevDelayChecks: 2)
             let physics = SensorPhysics(earthFieldMicrotesla: Vector3(20, 0, 40), seed: 1)
             bus = SimulatedBoard(physics: physics).bus
@@ -85,17 +90,19 @@ struct HealthCheckTests {
         #expect(verdicts.allSatisfy { $0.outcome == .ok }, "\(verdicts.map(\.description))")
         #expect(HealthCheck.exitStatus(verdicts) == 0)
         #expect(try Self.verdict("gpsd", in: verdicts).description == "ok    gpsd      127.0.0.1:2947, 3D fix (±4 m)")
-        #expect(try Self.verdict("pwm", in: verdicts).detail == "pwmchip0 (1f00098000.pwm) channel 0 writable, left off")
+        #expect(
+            try Self.verdict("pwm", in: verdicts).detail == "pwmchip0 (1f00098000.pwm) channel 0 writable, left off")
         #expect(
             try Self.verdict("imu", in: verdicts).detail
                 == "LIS3MDL at 0x1C + LSM6DSL at 0x6A (BerryGPS-IMU v4)")
         #expect(try Self.verdict("i2c", in: verdicts).detail == "/dev/i2c-1 open; answering: 0x6A 0x1C")
         // Opened as the daemon does, then off and given back: duty 0 before disable, unexported.
         let channelWrites = rig.tree.writes.map(\.description).filter { !$0.contains("errno") }
-        #expect(channelWrites.suffix(3) == [
-            "/sys/class/pwm/pwmchip0/pwm0/duty_cycle <- 0", "/sys/class/pwm/pwmchip0/pwm0/enable <- 0",
-            "/sys/class/pwm/pwmchip0/unexport <- 0",
-        ])
+        #expect(
+            channelWrites.suffix(3) == [
+                "/sys/class/pwm/pwmchip0/pwm0/duty_cycle <- 0", "/sys/class/pwm/pwmchip0/pwm0/enable <- 0",
+                "/sys/class/pwm/pwmchip0/unexport <- 0",
+            ])
         #expect(rig.tree.value("pwmchip0/pwm0/enable") == nil)
     }
 
@@ -129,7 +136,8 @@ struct HealthCheckTests {
     func missingConfig() async throws {
         var devices = HealthCheck.Devices()
         devices.fixSource = { _ in ScriptedSource(script: []) }
-        let check = HealthCheck(configPath: "/nonexistent/waypointd.conf", fixTimeout: .milliseconds(10), devices: devices)
+        let check = HealthCheck(
+            configPath: "/nonexistent/waypointd.conf", fixTimeout: .milliseconds(10), devices: devices)
         let (_, verdict) = check.checkConfiguration()
         #expect(verdict.outcome == .failed)
         #expect(verdict.detail == "/nonexistent/waypointd.conf: cannot read the configuration: no such file")
@@ -170,7 +178,8 @@ struct HealthCheckTests {
         let i2c = try Self.verdict("i2c", in: verdicts)
         #expect(
             i2c.description.hasPrefix(
-                "FAIL  i2c       \(rig.directory.path)/i2c-1 does not exist — add dtparam=i2c_arm=on to /boot/firmware/config.txt and reboot"),
+                "FAIL  i2c       \(rig.directory.path)/i2c-1 does not exist — add dtparam=i2c_arm=on to /boot/firmware/config.txt and reboot"
+            ),
             "\(i2c)")
         #expect(try Self.verdict("imu", in: verdicts).outcome == .skipped)
         #expect(HealthCheck.exitStatus(verdicts) == 1)
@@ -184,7 +193,9 @@ struct HealthCheckTests {
         #expect(try Self.verdict("i2c", in: verdicts).detail == "/dev/i2c-1 open; no device answers")
         let imu = try Self.verdict("imu", in: verdicts)
         #expect(imu.outcome == .failed)
-        #expect(imu.description.hasPrefix("FAIL  imu       no supported magnetometer and accelerometer on /dev/i2c-1"), "\(imu)")
+        #expect(
+            imu.description.hasPrefix("FAIL  imu       no supported magnetometer and accelerometer on /dev/i2c-1"),
+            "\(imu)")
         #expect(imu.fix?.contains("i2cdetect -y 1") == true)
         #expect(imu.notes.contains { $0.hasPrefix("0x1C: nothing there") }, "\(imu.notes)")
         #expect(HealthCheck.exitStatus(verdicts) == 1)
@@ -207,7 +218,8 @@ struct HealthCheckTests {
         let pwm = try Self.verdict("pwm", in: verdicts)
         #expect(
             pwm.description.hasPrefix(
-                "FAIL  pwm       no PWM chip in /sys/class/pwm — add dtoverlay=pwm-2chan to /boot/firmware/config.txt and reboot"),
+                "FAIL  pwm       no PWM chip in /sys/class/pwm — add dtoverlay=pwm-2chan to /boot/firmware/config.txt and reboot"
+            ),
             "\(pwm)")
         #expect(pwm.fix?.contains("1f00098000.pwm") == true)
         #expect(HealthCheck.exitStatus(verdicts) == 1)
@@ -239,7 +251,9 @@ struct HealthCheckTests {
         let verdicts = try await rig.run()
         let pwm = try Self.verdict("pwm", in: verdicts)
         #expect(pwm.outcome == .failed)
-        #expect(pwm.detail.hasPrefix("cannot export channel 0: /sys/class/pwm/pwmchip0/export: Read-only file system"), "\(pwm)")
+        #expect(
+            pwm.detail.hasPrefix("cannot export channel 0: /sys/class/pwm/pwmchip0/export: Read-only file system"),
+            "\(pwm)")
         #expect(pwm.fix?.contains("ReadWritePaths=-/sys/devices/platform") == true)
     }
 
@@ -278,7 +292,9 @@ struct HealthCheckTests {
         let verdict = try Self.verdict("gpsd", in: verdicts)
         #expect(verdict.outcome == .ok, "\(verdict)")
         // The first epoch gpsd reports may be 2D, before it has seen the receiver's GSA.
-        #expect(verdict.detail.hasPrefix("\(gpsd.address), 3D fix") || verdict.detail.hasPrefix("\(gpsd.address), 2D fix"), "\(verdict)")
+        #expect(
+            verdict.detail.hasPrefix("\(gpsd.address), 3D fix") || verdict.detail.hasPrefix("\(gpsd.address), 2D fix"),
+            "\(verdict)")
         #expect(HealthCheck.exitStatus(verdicts) == 0, "\(verdicts.map(\.description))")
     }
 }

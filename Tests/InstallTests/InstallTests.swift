@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `make install` and the systemd units: the installed file list against the Makefile's list and
 /// the README's, the units linted by systemd's own tools, the exposure score gated at 1.5.
@@ -43,7 +43,9 @@ struct InstallTests {
         let enumerator = FileManager.default.enumerator(atPath: base)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 found.insert("/" + relative)
             }
         }
@@ -53,7 +55,8 @@ struct InstallTests {
     /// The list in the README's "Installed files" block (the lines of the code block after the
     /// `<!-- install-files -->` marker).
     static func readmeList() throws -> [String] {
-        let lines = try TestData.text("README.md").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = try TestData.text("README.md").split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         guard let marker = lines.firstIndex(of: "<!-- install-files -->") else {
             Issue.record("README.md has no <!-- install-files --> marker before the installed-files block")
             return []
@@ -96,7 +99,8 @@ struct InstallTests {
         let stage = try Self.temporaryDirectory("install-usr")
         defer { try? FileManager.default.removeItem(at: stage) }
         let config = stage.appendingPathComponent("etc/waypointd/waypointd.conf")
-        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "zone-degrees 25\n".write(to: config, atomically: true, encoding: .utf8)
 
         _ = try Self.make(["install-files", "DESTDIR=\(stage.path)", "BIN=\(programs.path)", "PREFIX=/usr"])
@@ -106,7 +110,9 @@ struct InstallTests {
         #expect(service.contains("\nExecStopPost=-/usr/bin/waypointd motor-off\n"))
         #expect(service.contains("\nDocumentation=file:/usr/share/doc/waypointd/README.md\n"))
         #expect(!service.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.contains("/usr/local") })
-        #expect(FileManager.default.fileExists(atPath: stage.appendingPathComponent("usr/lib/sysusers.d/waypointd.conf").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: stage.appendingPathComponent("usr/lib/sysusers.d/waypointd.conf").path))
         #expect(try String(contentsOf: config, encoding: .utf8) == "zone-degrees 25\n")
 
         let uninstalled = try Self.make(["uninstall", "DESTDIR=\(stage.path)", "PREFIX=/usr"])
@@ -129,12 +135,18 @@ struct InstallTests {
         try FileManager.default.createDirectory(at: systemUnits, withIntermediateDirectories: true)
         let copied = try ExternalTool.run(copy, ["-a", "/usr/lib/systemd/system", systemUnits.path])
         try #require(copied.status == 0, "\(copied.standardError)")
-        try FileManager.default.createSymbolicLink(atPath: stage.appendingPathComponent("lib").path, withDestinationPath: "usr/lib")
+        try FileManager.default.createSymbolicLink(
+            atPath: stage.appendingPathComponent("lib").path, withDestinationPath: "usr/lib")
 
-        let arguments = ["verify", "--man=no", "--recursive-errors=yes", "--root=\(stage.path)", "waypointd.socket", "waypointd.service"]
+        let arguments = [
+            "verify", "--man=no", "--recursive-errors=yes", "--root=\(stage.path)", "waypointd.socket",
+            "waypointd.service",
+        ]
         let result = try ExternalTool.run(analyze, arguments)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError.isEmpty && result.standardOutput.isEmpty, "\(result.standardError)\(result.standardOutput)")
+        #expect(
+            result.standardError.isEmpty && result.standardOutput.isEmpty,
+            "\(result.standardError)\(result.standardOutput)")
 
         // The same check catches a misspelt directive: it is not a test that cannot fail.
         let service = stage.appendingPathComponent("usr/local/lib/systemd/system/waypointd.service")
@@ -151,7 +163,8 @@ struct InstallTests {
         guard let analyze = try ExternalTool.find("systemd-analyze", hint: "apt-get install systemd (scripts/deps.sh)")
         else { return }
         let unit = Self.root.appendingPathComponent("systemd/waypointd.service").path
-        let result = try ExternalTool.run(analyze, ["security", "--offline=true", "--threshold=15", "--no-pager", unit])
+        let result = try ExternalTool.run(
+            analyze, ["security", "--offline=true", "--threshold=15", "--no-pager", unit])
         #expect(result.status == 0, "\(result.standardOutput.suffix(400))\(result.standardError)")
         let line = try #require(
             (result.standardOutput + result.standardError).split(separator: "\n").first {
@@ -163,19 +176,25 @@ struct InstallTests {
 
     @Test("the sysusers file creates the user waypoint in the groups i2c and gpio")
     func sysusers() throws {
-        guard let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
+        guard
+            let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
         else { return }
         let target = try Self.temporaryDirectory("sysusers")
         defer { try? FileManager.default.removeItem(at: target) }
-        try FileManager.default.createDirectory(at: target.appendingPathComponent("etc"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.appendingPathComponent("etc"), withIntermediateDirectories: true)
         let file = Self.root.appendingPathComponent("systemd/waypointd.sysusers").path
         let result = try ExternalTool.run(sysusers, ["--root=\(target.path)", file])
         #expect(result.status == 0, "\(result.standardError)")
         let passwd = try String(contentsOf: target.appendingPathComponent("etc/passwd"), encoding: .utf8)
         let group = try String(contentsOf: target.appendingPathComponent("etc/group"), encoding: .utf8)
-        #expect(passwd.split(separator: "\n").contains { $0.hasPrefix("waypoint:x:") && $0.hasSuffix(":/usr/sbin/nologin") })
+        #expect(
+            passwd.split(separator: "\n").contains { $0.hasPrefix("waypoint:x:") && $0.hasSuffix(":/usr/sbin/nologin") }
+        )
         for name in ["i2c", "gpio"] {
-            #expect(group.split(separator: "\n").contains { $0.hasPrefix("\(name):x:") && $0.hasSuffix(":waypoint") }, "\(group)")
+            #expect(
+                group.split(separator: "\n").contains { $0.hasPrefix("\(name):x:") && $0.hasSuffix(":waypoint") },
+                "\(group)")
         }
         #expect(group.split(separator: "\n").contains { $0.hasPrefix("waypoint:x:") })
     }

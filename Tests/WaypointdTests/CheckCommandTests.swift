@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `waypointd check` as a process: its verdict lines, exit status and help. Every item's logic
 /// is tested in DaemonTests/HealthCheckTests; here the command line, the real devices' code on
@@ -25,11 +25,16 @@ struct CheckCommandTests {
         try "gpsd 127.0.0.1:\(port)\npwm-chanel 2\n".write(toFile: config, atomically: true, encoding: .utf8)
         let output = try ExternalTool.run(
             waypointd,
-            ["check", "--config", config, "--state-dir", directory.path, "--sysfs-root", directory.path,
-             "--dev-dir", directory.path, "--gps-timeout", "1"])
+            [
+                "check", "--config", config, "--state-dir", directory.path, "--sysfs-root", directory.path,
+                "--dev-dir", directory.path, "--gps-timeout", "1",
+            ])
         #expect(output.status == 1)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "FAIL  config    \(config):2: unknown key 'pwm-chanel'; did you mean 'pwm-channel'? — correct the file; config/waypointd.conf documents every key")
+        #expect(
+            lines.first
+                == "FAIL  config    \(config):2: unknown key 'pwm-chanel'; did you mean 'pwm-channel'? — correct the file; config/waypointd.conf documents every key"
+        )
         #expect(lines.contains("                the checks below use the compiled-in defaults"))
     }
 
@@ -43,15 +48,22 @@ struct CheckCommandTests {
         try "gpsd 127.0.0.1:\(port)\n".write(toFile: config, atomically: true, encoding: .utf8)
         let output = try ExternalTool.run(
             waypointd,
-            ["check", "--config", config, "--state-dir", directory.path, "--sysfs-root", directory.path,
-             "--dev-dir", directory.path, "--gps-timeout", "2"])
+            [
+                "check", "--config", config, "--state-dir", directory.path, "--sysfs-root", directory.path,
+                "--dev-dir", directory.path, "--gps-timeout", "2",
+            ])
         #expect(output.status == 1, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 6, "\(lines)")
         #expect(lines[0] == "ok    config    \(config)")
         #expect(lines[1] == "ok    state     \(directory.path) writable")
-        #expect(lines[2].hasPrefix("FAIL  pwm       no PWM chip in /sys/class/pwm — add dtoverlay=pwm-2chan to /boot/firmware/config.txt"))
-        #expect(lines[3].hasPrefix("FAIL  i2c       \(directory.path)/i2c-1 does not exist — add dtparam=i2c_arm=on to /boot/firmware/config.txt and reboot"))
+        #expect(
+            lines[2].hasPrefix(
+                "FAIL  pwm       no PWM chip in /sys/class/pwm — add dtoverlay=pwm-2chan to /boot/firmware/config.txt"))
+        #expect(
+            lines[3].hasPrefix(
+                "FAIL  i2c       \(directory.path)/i2c-1 does not exist — add dtparam=i2c_arm=on to /boot/firmware/config.txt and reboot"
+            ))
         #expect(lines[4] == "--    imu       not checked: \(directory.path)/i2c-1 cannot be used")
         #expect(lines[5].hasPrefix("FAIL  gpsd      cannot connect to gpsd at 127.0.0.1:\(port)"), "\(lines[5])")
     }
@@ -72,16 +84,25 @@ struct CheckCommandTests {
         let tree = try PWMSysfsTree()
         try tree.exportRunning(chip: "pwmchip0", channel: 2, periodNanoseconds: 40_000, dutyNanoseconds: 0)
         let config = directory.appendingPathComponent("waypointd.conf").path
-        try "gpsd \(gpsd.address)\npwm-chip 1f00098000.pwm\npwm-channel 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "gpsd \(gpsd.address)\npwm-chip 1f00098000.pwm\npwm-channel 2\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
         let output = try ExternalTool.run(
             waypointd,
-            ["check", "--config", config, "--state-dir", directory.path, "--sysfs-root", tree.root.path,
-             "--dev-dir", directory.path, "--gps-timeout", "15"])
+            [
+                "check", "--config", config, "--state-dir", directory.path, "--sysfs-root", tree.root.path,
+                "--dev-dir", directory.path, "--gps-timeout", "15",
+            ])
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.contains("ok    pwm       pwmchip0 (1f00098000.pwm) channel 2 in use (enabled), writable; left as it is"), "\(lines)")
+        #expect(
+            lines.contains(
+                "ok    pwm       pwmchip0 (1f00098000.pwm) channel 2 in use (enabled), writable; left as it is"),
+            "\(lines)")
         // The first epoch gpsd reports may be 2D, before it has seen the receiver's GSA.
         #expect(
-            lines.contains { $0.hasPrefix("ok    gpsd      \(gpsd.address), 3D fix") || $0.hasPrefix("ok    gpsd      \(gpsd.address), 2D fix") },
+            lines.contains {
+                $0.hasPrefix("ok    gpsd      \(gpsd.address), 3D fix")
+                    || $0.hasPrefix("ok    gpsd      \(gpsd.address), 2D fix")
+            },
             "\(lines)")
         // Only the I2C bus is missing here.
         #expect(output.status == 1)
@@ -94,7 +115,9 @@ struct CheckCommandTests {
         let help = try ExternalTool.run(waypointd, ["check", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.hasPrefix("usage: waypointd check [--config PATH]"))
-        #expect(help.standardOutput.contains("Exit status: 0 when nothing failed (warnings allowed), 1 when an item failed, 64 usage error."))
+        #expect(
+            help.standardOutput.contains(
+                "Exit status: 0 when nothing failed (warnings allowed), 1 when an item failed, 64 usage error."))
         let top = try ExternalTool.run(waypointd, ["--help"])
         #expect(top.standardOutput.contains("waypointd check [--config PATH]"))
         for bad in [["--gps-timeout", "x"], ["--config"], ["--frobnicate"]] {
