@@ -37,7 +37,10 @@ enum CompassFrame {
     ///   - rows: The terminal's height; the frame uses fewer, so the cursor never scrolls it.
     /// - Returns: The lines, without trailing blanks or escape sequences.
     static func render(_ status: StatusReport, columns: Int, rows: Int) -> [String] {
-        let radius = min(maximumRadiusRows, (rows - textLineCount - 1) / 2, (columns - 2 * margin - 1) / (2 * cellAspect))
+        // The ring takes 2·radius + 1 lines; the last line of the terminal stays free, because
+        // writing it would scroll the screen.
+        let ringRows = rows - 1 - textLineCount
+        let radius = min(maximumRadiusRows, (ringRows - 1) / 2, (columns - 2 * margin - 1) / (2 * cellAspect))
         let headingDegrees = status.heading.trueDegrees
         var lines: [String] = []
         let header =
@@ -76,8 +79,10 @@ enum CompassFrame {
             guard cells.indices.contains(row), cells[row].indices.contains(column) else { return }
             cells[row][column] = mark
         }
+        // The ring itself does not turn (traced in screen angles), so it does not shimmer as
+        // the heading changes by a degree; only the marks on it do.
         for step in stride(from: 0.0, to: 360.0, by: ringStepDegrees) {
-            place(".", bearingDegrees: step)
+            place(".", bearingDegrees: headingDegrees + step)
         }
         for mark in stride(from: 0, to: 360, by: 30) {
             let letter: Character =
@@ -121,8 +126,9 @@ enum CompassFrame {
         return parts.joined(separator: ", ")
     }
 
-    /// `[##########----------] 50%`, `[--------------------] off`, or `muted`.
+    /// `[##########----------] 50%`, `[--------------------] off`, `muted`, or `playing arrived`.
     private static func motor(_ status: StatusReport, columns: Int) -> String {
+        if let pattern = status.haptic.pattern { return "playing \(pattern)" }
         if status.isMuted == true { return "muted" }
         let intensity = min(max(status.haptic.intensity ?? 0, 0), 1)
         // The label and indent take 10 cells, the percentage 5.

@@ -46,10 +46,13 @@ enum StatusSummary {
         return [Presentation.fixMode(fix.mode), error ?? "error unknown"].joined(separator: ", ")
     }
 
-    /// `intensity 55%, duty 48%`, or `off`.
+    /// `intensity 55%, duty 48%`, `playing gps-lost, duty 100%`, or `off`.
     private static func motor(_ haptic: StatusReport.Haptic, muted: Bool) -> String {
         let intensity = haptic.intensity ?? 0
         let duty = haptic.duty ?? 0
+        if let pattern = haptic.pattern {
+            return "playing \(pattern), duty \(Presentation.percent(duty))"
+        }
         guard intensity > 0 || duty > 0 else { return muted ? "off (muted)" : "off" }
         return "intensity \(Presentation.percent(intensity)), duty \(Presentation.percent(duty))"
     }

@@ -25,8 +25,13 @@ enum WatchLine {
             parts.append("no destination")
         }
         let intensity = status.haptic.intensity ?? 0
-        parts.append(
-            status.isMuted == true ? "motor muted" : intensity > 0 ? "motor \(Presentation.percent(intensity))" : "motor off")
+        if let pattern = status.haptic.pattern {
+            parts.append("playing \(pattern)")
+        } else {
+            parts.append(
+                status.isMuted == true
+                    ? "motor muted" : intensity > 0 ? "motor \(Presentation.percent(intensity))" : "motor off")
+        }
         return parts.joined(separator: "; ")
     }
 }
