@@ -14,7 +14,7 @@ struct CommandLineTests {
     func helpAndUsage() throws {
         guard let help = try run(["--help"]) else { return }
         #expect(help.status == 0)
-        #expect(help.standardOutput.hasPrefix("usage: waypointctl [--help] [--version] COMMAND [ARGUMENTS]\n"))
+        #expect(help.standardOutput.hasPrefix("usage: waypointctl [--socket PATH] [--help] [--version] COMMAND [ARGUMENTS]\n"))
         #expect(help.standardOutput.contains("bearing FROM TO") && help.standardOutput.contains("declination LAT LON"))
         for arguments in [["bearing", "--help"], ["help", "bearing"]] {
             let bearingHelp = try #require(try run(arguments))

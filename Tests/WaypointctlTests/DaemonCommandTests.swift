@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The built `waypointctl` against a fake daemon on a temporary socket: the exact request line
+/// each command sends, what it prints, and how it exits.
+@Suite("waypointctl daemon commands against a fake daemon")
+struct DaemonCommandTests {
+    static let status = #"{"class":"STATUS","state":"guiding","fix":{"time":"2026-05-01T12:00:00.5Z","mode":3,"lat":48.8556,"lon":2.2986,"eph":4.8},"heading":{"true":292.4,"magnetic":290.3,"declination":2.09,"reliable":true},"destination":{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},"bearing":316.03,"distance":432.1,"error":23.65,"haptic":{"intensity":0.55,"sharpness":0.3,"duty":0.48,"pattern":null},"calibration":"stored","muted":false,"added":"later"}"#
+    static let ok = #"{"class":"OK"}"#
+
+    /// What a run printed, how it ended, and what the fake daemon received.
+    struct Run {
+        let output: ExternalTool.Output
+        let requests: [String]
+    }
+
+    /// Runs `waypointctl --socket FAKE arguments` against a fake daemon answering `replies`.
+    private func run(
+        _ arguments: [String], replies: [[String]], greeting: String? = FakeDaemon.greeting,
+        ending: FakeDaemon.Ending = .waitForClient, socketAfterCommand: Bool = false
+    ) throws -> Run? {
+        guard let waypointctl = try ExternalTool.built("waypointctl") else { return nil }
+        let daemon = try FakeDaemon(greeting: greeting, replies: replies, ending: ending)
+        let words =
+            socketAfterCommand ? arguments + ["--socket", daemon.path] : ["--socket", daemon.path] + arguments
+        let output = try ExternalTool.run(waypointctl, words)
+        daemon.waitUntilFinished()
+        return Run(output: output, requests: daemon.requests)
+    }
+
+    @Test("status prints the summary; status --json the line as it came")
+    func status() throws {
+        guard let summary = try run(["status"], replies: [[Self.status]]) else { return }
+        #expect(summary.requests == [#"{"cmd":"status"}"#])
+        #expect(summary.output.status == 0, "\(summary.output.standardError)")
+        #expect(summary.output.standardError.isEmpty)
+        #expect(
+            summary.output.standardOutput == """
+                state: guiding
+                heading: 292° (WNW, west-northwest)
+                destination: Eiffel Tower, 48°51'30.2"N 2°17'40.2"E
+                distance: 432 m
+                bearing: 316° (NW, northwest)
+                turn: 24° right
+                fix: 3D, estimated error 4.8 m
+                position: 48°51'20.2"N 2°17'55.0"E
+                motor: intensity 55%, duty 48%
+                calibration: stored
+                muted: no
+
+                """)
+        let json = try #require(try run(["status", "--json"], replies: [[Self.status]], socketAfterCommand: true))
+        #expect(json.requests == [#"{"cmd":"status"}"#])
+        #expect(json.output.standardOutput == Self.status + "\n")
+    }
+
+    @Test(
+        "go sends the coordinate in degrees whatever form it was typed in",
+        arguments: [
+            ["48.8584", "2.2945"], ["48.8584 2.2945"], ["geo:48.8584,2.2945"], ["48.8584N", "2.2945E"],
+            ["48°51'30.24\"N 2°17'40.2\"E"],
+        ])
+    func goForms(_ coordinate: [String]) throws {
+        guard let result = try run(["go"] + coordinate, replies: [[Self.ok]]) else { return }
+        #expect(result.output.status == 0, "\(result.output.standardError)")
+        let request = try #require(result.requests.first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
+        #expect(object["cmd"] as? String == "go")
+        #expect(abs((object["lat"] as? Double ?? 0) - 48.8584) < 1e-9, "\(request)")
+        #expect(abs((object["lon"] as? Double ?? 0) - 2.2945) < 1e-9, "\(request)")
+        #expect(object["name"] == nil)
+        #expect(result.output.standardOutput == "destination set: 48°51'30.2\"N 2°17'40.2\"E\n")
+    }
+
+    @Test("go with a name, and a southern, western place")
+    func goNamed() throws {
+        guard let named = try run(["go", "48.8584", "2.2945", "--name", "Eiffel Tower"], replies: [[Self.ok]]) else {
+            return
+        }
+        #expect(named.requests == [#"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#])
+        #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n")
+        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.ok]]))
+        #expect(south.requests == [#"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#])
+        #expect(south.output.standardOutput == "destination set: 22°57'06.8\"S 43°12'37.8\"W\n")
+    }
+
+    @Test("go --recent N sends the number, then asks which place that was")
+    func goRecent() throws {
+        guard let result = try run(["go", "--recent", "2"], replies: [[Self.ok], [Self.status]]) else { return }
+        #expect(result.requests == [#"{"cmd":"go","recent":2}"#, #"{"cmd":"status"}"#])
+        #expect(result.output.status == 0)
+        #expect(result.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n")
+    }
+
+    @Test(
+        "the other commands: the request each sends and what it prints",
+        arguments: [
+            (["clear"], #"{"cmd":"clear"}"#, ok, "destination cleared; guidance stopped\n"),
+            (["mute", "on"], #"{"cmd":"mute","on":true}"#, ok, "guidance vibration muted; patterns still play\n"),
+            (["mute", "off"], #"{"cmd":"mute","on":false}"#, ok, "guidance vibration on\n"),
+            (["buzz"], #"{"cmd":"buzz","pattern":"test"}"#, ok, "playing test\n"),
+            (["buzz", "gps-lost"], #"{"cmd":"buzz","pattern":"gps-lost"}"#, ok, "playing gps-lost\n"),
+            (
+                ["recent"], #"{"cmd":"recent"}"#,
+                #"{"class":"RECENT","destinations":[{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},{"lat":48.853,"lon":2.3499,"name":null}]}"#,
+                "1: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n2: 48°51'10.8\"N 2°20'59.6\"E\n"
+            ),
+            (["recent"], #"{"cmd":"recent"}"#, #"{"class":"RECENT","destinations":[]}"#, "no recent destinations\n"),
+            (
+                ["calibrate"], #"{"action":"status","cmd":"calibrate"}"#,
+                #"{"class":"CALIBRATION","state":"none","samples":null,"octants":null,"quality":null,"created":null,"message":"no calibration; run calibrate start"}"#,
+                "calibration: none (the heading is unreliable until one is made)\nmessage: no calibration; run calibrate start\n"
+            ),
+            (
+                ["calibrate", "start"], #"{"action":"start","cmd":"calibrate"}"#,
+                #"{"class":"CALIBRATION","state":"running","samples":0,"octants":[0,0,0,0,0,0,0,0],"quality":null,"created":null,"message":"turn the device"}"#,
+                "calibration: running (turn the device slowly through a figure eight)\nsamples: 0\noctants: 0 0 0 0 0 0 0 0 (fewest 0)\nmessage: turn the device\n"
+            ),
+        ] as [([String], String, String, String)])
+    func commands(_ arguments: [String], request: String, reply: String, printed: String) throws {
+        guard let result = try run(arguments, replies: [[reply]]) else { return }
+        #expect(result.requests == [request])
+        #expect(result.output.status == 0, "\(result.output.standardError)")
+        #expect(result.output.standardOutput == printed)
+        #expect(result.output.standardError.isEmpty)
+    }
+
+    @Test("an ERROR reply: its code and message on standard error, exit 1")
+    func errorReply() throws {
+        guard
+            let result = try run(
+                ["go", "--recent", "5"],
+                replies: [[#"{"class":"ERROR","code":"not-found","message":"there is only 1 recent destination"}"#]])
+        else { return }
+        #expect(result.output.status == 1)
+        #expect(result.output.standardOutput.isEmpty)
+        #expect(
+            result.output.standardError
+                == "waypointctl: error from waypointd: not-found: there is only 1 recent destination\n")
+        let refused = try #require(
+            try run(
+                ["calibrate", "finish"],
+                replies: [[#"{"class":"ERROR","code":"refused","message":"coverage 40%; keep turning"}"#]]))
+        #expect(refused.requests == [#"{"action":"finish","cmd":"calibrate"}"#])
+        #expect(refused.output.status == 1)
+        #expect(refused.output.standardError.contains("refused: coverage 40%; keep turning"))
+    }
+
+    @Test("too many clients: the daemon's ERROR instead of a greeting, exit 1")
+    func tooManyClients() throws {
+        guard
+            let result = try run(
+                ["status"], replies: [],
+                greeting: #"{"class":"ERROR","code":"too-many-clients","message":"too many clients (at most 32); try again later"}"#,
+                ending: .close)
+        else { return }
+        #expect(result.output.status == 1)
+        #expect(result.output.standardError.contains("too-many-clients: too many clients (at most 32)"))
+    }
+
+    @Test("another protocol version: a warning, and the command still runs")
+    func protocolMismatch() throws {
+        guard
+            let result = try run(
+                ["clear"], replies: [[Self.ok]], greeting: #"{"class":"VERSION","release":"2.0.0","proto":2}"#)
+        else { return }
+        #expect(result.output.status == 0)
+        #expect(result.output.standardError.contains("warning: waypointd (release 2.0.0) speaks control protocol 2"))
+        #expect(result.output.standardOutput == "destination cleared; guidance stopped\n")
+    }
+
+    @Test("a daemon that hangs up, answers nonsense or the wrong thing")
+    func badDaemons() throws {
+        guard let hangUp = try run(["status"], replies: [[]], ending: .close) else { return }
+        #expect(hangUp.output.status == 69)
+        #expect(hangUp.output.standardError.contains("waypointd closed the connection on /tmp/waypointctl-test-"))
+        let nonsense = try #require(try run(["status"], replies: [["hello"]]))
+        #expect(nonsense.output.status == 1)
+        #expect(nonsense.output.standardError.contains("unreadable reply from waypointd on /tmp/"))
+        #expect(nonsense.output.standardError.contains("not a JSON object (not valid JSON)"))
+        let wrong = try #require(try run(["status"], replies: [[#"{"class":"RECENT","destinations":[]}"#]]))
+        #expect(wrong.output.status == 1)
+        #expect(wrong.output.standardError == "waypointctl: waypointd answered RECENT to status\n")
+        let silent = try #require(try run(["status"], replies: [], greeting: nil, ending: .close))
+        #expect(silent.output.status == 69)
+    }
+
+    @Test("a daemon that never answers: exit 69 after the reply timeout, not a hang")
+    func timeout() throws {
+        let start = ContinuousClock.now
+        guard let result = try run(["status"], replies: [[]]) else { return }
+        let elapsed = ContinuousClock.now - start
+        #expect(result.output.status == 69)
+        #expect(result.output.standardError.contains("no reply from waypointd on /tmp/"))
+        #expect(result.output.standardError.contains("within 5 s"))
+        #expect(elapsed >= .seconds(4.5) && elapsed < .seconds(10))
+    }
+
+    @Test("watch without a terminal: a line per update until SIGINT, then exit 0")
+    func watchPlain() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let idle = #"{"class":"STATUS","state":"idle","heading":{"true":10,"reliable":true},"destination":null,"muted":false}"#
+        let daemon = try FakeDaemon(replies: [[Self.ok, Self.status, idle, Self.status]])
+        let child = try ChildProcess(waypointctl, ["watch", "--hz", "5", "--socket", daemon.path])
+        let arrived = await child.wait(timeout: .seconds(10)) { output, _ in output.count >= 3 }
+        #expect(arrived)
+        kill(child.processID, SIGINT)
+        #expect(child.waitForExit() == 0)
+        daemon.waitUntilFinished()
+        #expect(daemon.requests == [#"{"cmd":"watch","enable":true,"hz":5}"#])
+        #expect(
+            child.output.map(\.text) == [
+                "guiding; heading 292° WNW; Eiffel Tower 432 m at 316° NW, 24° right; motor 55%",
+                "idle; heading 10° N; no destination; motor off",
+                "guiding; heading 292° WNW; Eiffel Tower 432 m at 316° NW, 24° right; motor 55%",
+            ])
+        #expect(child.errors.isEmpty)
+    }
+
+    @Test("watch: SIGTERM ends it cleanly too; a daemon that goes away ends it with 69")
+    func watchEnds() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let daemon = try FakeDaemon(replies: [[Self.ok, Self.status]])
+        let child = try ChildProcess(waypointctl, ["--socket", daemon.path, "watch"])
+        #expect(await child.wait(timeout: .seconds(10)) { output, _ in output.count >= 1 })
+        kill(child.processID, SIGTERM)
+        #expect(child.waitForExit() == 0)
+        #expect(daemon.requests.first == #"{"cmd":"watch","enable":true,"hz":2}"#)
+
+        guard let gone = try run(["watch"], replies: [[Self.ok, Self.status]], ending: .close) else { return }
+        #expect(gone.output.status == 69)
+        #expect(gone.output.standardOutput.hasPrefix("guiding; heading 292° WNW"))
+        #expect(gone.output.standardError.contains("waypointd closed the connection"))
+        let dropped = try #require(
+            try run(
+                ["watch"],
+                replies: [[Self.ok, #"{"class":"ERROR","code":"internal","message":"you fell behind"}"#]]))
+        #expect(dropped.output.status == 1)
+        #expect(dropped.output.standardError.contains("internal: you fell behind"))
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The daemon commands' help, usage errors (64) and an absent daemon (69), without any daemon.
+@Suite("waypointctl daemon commands: help, usage and an absent daemon")
+struct DaemonUsageTests {
+    /// What a finished run printed, and how it ended.
+    struct Output {
+        let standardOutput: String
+        let standardError: String
+        let status: Int32
+    }
+
+    /// Runs the built binary with `environment` added to the test's own (less any
+    /// `WAYPOINT_SOCKET` of the developer's).
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output? {
+        guard let waypointctl = try ExternalTool.built("waypointctl") else { return nil }
+        let process = Process()
+        process.executableURL = waypointctl
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.removeValue(forKey: "WAYPOINT_SOCKET")
+        process.environment = merged.merging(environment) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Every run here ends at once and prints little: a pipe buffer holds it all.
+        process.waitUntilExit()
+        return Output(
+            standardOutput: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            standardError: String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    /// A socket path where nothing listens.
+    private static let absent = "/tmp/waypointctl-test-absent/control.sock"
+
+    @Test(
+        "every command has help: COMMAND --help, COMMAND -h, help COMMAND, --help COMMAND",
+        arguments: [
+            ("go", "usage: waypointctl go LAT LON [--name NAME]\n"),
+            ("clear", "usage: waypointctl clear\n"),
+            ("status", "usage: waypointctl status [--json]\n"),
+            ("watch", "usage: waypointctl watch [--hz HZ] [--plain]\n"),
+            ("recent", "usage: waypointctl recent\n"),
+            ("mute", "usage: waypointctl mute on|off\n"),
+            ("buzz", "usage: waypointctl buzz [PATTERN]\n"),
+            ("calibrate", "usage: waypointctl calibrate [start|finish|cancel|status|reset]\n"),
+            ("bearing", "usage: waypointctl bearing FROM TO\n"),
+            ("declination", "usage: waypointctl declination LAT LON"),
+        ])
+    func help(_ command: String, _ usage: String) throws {
+        for arguments in [[command, "--help"], [command, "-h"], ["help", command], ["--help", command]] {
+            guard let output = try run(arguments) else { return }
+            #expect(output.status == 0, "\(arguments)")
+            #expect(output.standardOutput.hasPrefix(usage), "\(arguments)")
+            #expect(output.standardError.isEmpty)
+        }
+        guard let overview = try run(["--help"]) else { return }
+        #expect(overview.standardOutput.contains("\n  \(command) "), "the overview lists \(command)")
+    }
+
+    @Test("the daemon commands' help names the socket option and its default")
+    func helpNamesTheSocket() throws {
+        for command in ["go", "clear", "status", "watch", "recent", "mute", "buzz", "calibrate"] {
+            guard let output = try run([command, "--help"]) else { return }
+            #expect(output.standardOutput.contains("--socket PATH"), "\(command)")
+            #expect(output.standardOutput.contains("$WAYPOINT_SOCKET"), "\(command)")
+            #expect(output.standardOutput.contains("/run/waypointd/control.sock"), "\(command)")
+        }
+    }
+
+    @Test(
+        "no daemon: exit 69 naming the socket, for every command and every way of giving the path",
+        arguments: [
+            ["go", "48.8584", "2.2945"], ["go", "--recent", "1"], ["clear"], ["status"], ["status", "--json"],
+            ["watch"], ["recent"], ["mute", "on"], ["buzz"], ["calibrate", "start"],
+        ])
+    func absentDaemon(_ arguments: [String]) throws {
+        let message = "waypointctl: cannot connect to \(Self.absent): No such file or directory — is waypointd running?\n"
+        for words in [["--socket", Self.absent] + arguments, arguments + ["--socket=\(Self.absent)"]] {
+            guard let output = try run(words) else { return }
+            #expect(output.status == 69, "\(words)")
+            #expect(output.standardError == message, "\(words)")
+            #expect(output.standardOutput.isEmpty)
+        }
+        let fromEnvironment = try #require(try run(arguments, environment: ["WAYPOINT_SOCKET": Self.absent]))
+        #expect(fromEnvironment.status == 69)
+        #expect(fromEnvironment.standardError == message)
+    }
+
+    @Test("without --socket or $WAYPOINT_SOCKET, the daemon's default path")
+    func defaultPath() throws {
+        guard !FileManager.default.fileExists(atPath: "/run/waypointd/control.sock") else { return }
+        guard let output = try run(["status"]) else { return }
+        #expect(output.status == 69)
+        #expect(output.standardError.contains("cannot connect to /run/waypointd/control.sock: "))
+    }
+
+    @Test("a socket file nobody listens on, and a path too long for a socket address")
+    func unusableSockets() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypointctl-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A socket bound and closed leaves a file that refuses connections, as after a crash.
+        let path = directory.appendingPathComponent("stale.sock").path
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8))
+            raw[path.utf8.count] = 0
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        close(descriptor)
+        guard let stale = try run(["--socket", path, "status"]) else { return }
+        #expect(stale.status == 69)
+        #expect(stale.standardError == "waypointctl: cannot connect to \(path): Connection refused — is waypointd running?\n")
+
+        let long = "/tmp/" + String(repeating: "x", count: 120)
+        let tooLong = try #require(try run(["--socket", long, "status"]))
+        #expect(tooLong.status == 69)
+        #expect(tooLong.standardError.contains("socket path \(long) is longer than 107 bytes"))
+    }
+
+    @Test(
+        "usage errors exit 64 with the reason and a pointer to the help, before any connection",
+        arguments: [
+            (["go"], "go needs a destination", "go"),
+            (["go", "1", "2", "3"], "got 3 arguments", "go"),
+            (["go", "91", "0"], "'91 0': latitude 91 is out of range", "go"),
+            (["go", "0", "181"], "longitude 181 is out of range", "go"),
+            (["go", "nan", "0"], "'nan 0'", "go"),
+            (["go", "1e999", "0"], "'1e999 0'", "go"),
+            (["go", "geo:1,2;crs=nad27"], "'geo:1,2;crs=nad27'", "go"),
+            (["go", "--recent", "0"], "--recent '0' is not a number from 1 to 5", "go"),
+            (["go", "--recent", "6"], "--recent '6' is not a number from 1 to 5", "go"),
+            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates and no --name", "go"),
+            (["go", "1", "2", "--name", String(repeating: "n", count: 101)], "--name is 101 characters", "go"),
+            (["go", "1", "2", "--name"], "--name needs a value", "go"),
+            (["status", "now"], "status takes no arguments; got 'now'", "status"),
+            (["status", "--yaml"], "unknown option '--yaml' for 'status'", "status"),
+            (["clear", "all"], "clear takes no arguments", "clear"),
+            (["recent", "3"], "recent takes no arguments", "recent"),
+            (["watch", "--hz", "20"], "--hz '20' is not a rate from 0.1 to 10", "watch"),
+            (["watch", "--hz", "0"], "--hz '0' is not a rate", "watch"),
+            (["watch", "--hz", "nan"], "--hz 'nan' is not a rate", "watch"),
+            (["mute"], "mute needs on or off", "mute"),
+            (["mute", "yes"], "mute takes on or off, not 'yes'", "mute"),
+            (["buzz", "loud"], "unknown pattern 'loud' (one of: accepted, arrived, gps-lost, heading-unreliable, calibrated, test)", "buzz"),
+            (["buzz", "test", "arrived"], "buzz takes one pattern", "buzz"),
+            (["calibrate", "now"], "unknown action 'now' (one of: start, finish, cancel, status, reset)", "calibrate"),
+            (["status", "--socket", "/a"], "--socket given twice", "status"),
+        ] as [([String], String, String)])
+    func usage(_ arguments: [String], _ message: String, _ command: String) throws {
+        // A global --socket to a path where nothing listens: a usage error must come first.
+        let words = arguments.contains("--socket") ? ["--socket", "/b"] + arguments : ["--socket", Self.absent] + arguments
+        guard let output = try run(words) else { return }
+        #expect(output.status == 64, "\(arguments): \(output.standardError)")
+        #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
+        #expect(output.standardError.hasSuffix("waypointctl: Try 'waypointctl \(command) --help'.\n"), "\(arguments)")
+        #expect(output.standardOutput.isEmpty)
+    }
+
+    @Test("global option mistakes exit 64")
+    func globalUsage() throws {
+        for (arguments, message) in [
+            (["--socket"], "--socket needs a path"), (["--socket", ""], "--socket needs a path"),
+            (["--socket", "/a"], "no command given"), (["--verbose", "status"], "unknown option '--verbose'"),
+            (["--socket", "/a", "frobnicate"], "unknown command 'frobnicate'"),
+        ] {
+            guard let output = try run(arguments) else { return }
+            #expect(output.status == 64, "\(arguments)")
+            #expect(output.standardError.hasPrefix("waypointctl: \(message)\n"), "\(arguments): \(output.standardError)")
+            #expect(output.standardError.hasSuffix("waypointctl: Try 'waypointctl --help'.\n"))
+        }
+    }
+}
