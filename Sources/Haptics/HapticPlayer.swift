@@ -16,6 +16,9 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     public private(set) var duty = 0.0
     /// The pattern playing now, if one is.
     public private(set) var pattern: HapticPattern?
+    /// The cue pulse under way. It is cut short when the cue falls silent or a pattern is
+    /// queued: a warning must not wait, and a buzz that no longer means "this way" must stop.
+    private var cuePulse: Task<Void, any Error>?
 
     /// A player for a channel; nothing is driven until `run()`.
     public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
@@ -25,7 +28,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// What to feel from the next pulse on; nil is silence. A pulse under way is finished first.
+    /// What to feel from the next pulse on. A pulse under way is finished first, unless the cue
+    /// is nil (silence): then the motor stops at once.
     public func setCue(_ newCue: HapticCue?) {
         if newCue?.isOnTarget == true {
             if onTargetSince == nil { onTargetSince = clock.now }
@@ -33,12 +37,15 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
             onTargetSince = nil
         }
         cue = newCue
+        if newCue == nil { cuePulse?.cancel() }
         changed.yield()
     }
 
-    /// Plays a pattern after the pulse under way, ahead of the cue.
+    /// Plays a pattern ahead of the cue: a cue pulse under way stops at once, a pattern under
+    /// way is finished first.
     public func play(_ pattern: HapticPattern) {
         queue.append(pattern)
+        cuePulse?.cancel()
         changed.yield()
     }
 
@@ -71,10 +78,28 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
                 try await perform(renderer.timeline(for: next))
             } else if let cue {
                 let settled = onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
-                try await perform(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue))
+                try await performInterruptibly(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue))
             } else if await wakeups.next() == nil {
                 return
             }
+        }
+    }
+
+    /// Performs a cue pulse as ``cuePulse``, so that `setCue(nil)` and `play(_:)` can cut it
+    /// short; a cut pulse leaves the motor off.
+    private func performInterruptibly(_ timeline: DutyTimeline) async throws {
+        let pulse = Task { try await perform(timeline) }
+        cuePulse = pulse
+        defer { cuePulse = nil }
+        do {
+            try await withTaskCancellationHandler {
+                try await pulse.value
+            } onCancel: {
+                pulse.cancel()
+            }
+        } catch is CancellationError where !Task.isCancelled {
+            try channel.setDuty(0)
+            duty = 0
         }
     }
 

@@ -91,6 +91,47 @@ struct HapticPlayerTests {
     }
 }
 
+extension HapticPlayerTests {
+    @Test("silence and a warning cut a cue pulse short at once, with the clock standing still")
+    func interruptions() async throws {
+        let clock = ManualClock()
+        let channel = RecordingPWMChannel(periodNanoseconds: Self.settings.periodNanoseconds, clock: clock)
+        let player = HapticPlayer(channel: channel, settings: Self.settings, clock: clock)
+        let running = Task { try await player.run() }
+
+        // A soft cue's long pulse; stop 100 ms into it.
+        await player.setCue(HapticCue(intensity: 1, sharpness: 0))
+        await Self.drive(clock, until: .milliseconds(100))
+        #expect(channel.writes.last!.nanoseconds > 0, "mid-pulse")
+        let cut = clock.now.offset
+        await player.setCue(nil)
+        for _ in 0..<200 where channel.writes.last?.nanoseconds != 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(channel.writes.last?.nanoseconds == 0)
+        #expect(channel.writes.last?.at == cut, "the motor stopped without waiting for the pulse to end")
+        #expect(await player.duty == 0)
+
+        // Guiding again, then a warning: it starts at once, ahead of the rest of the pulse.
+        await player.setCue(HapticCue(intensity: 1, sharpness: 0))
+        let resumed = clock.now.offset
+        await Self.drive(clock, until: resumed + .milliseconds(100))
+        let warned = clock.now.offset
+        await player.play(.gpsLost)
+        for _ in 0..<200 where await player.pattern != .gpsLost { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await player.pattern == .gpsLost)
+        let renderer = ERMRenderer(settings: Self.settings)
+        let first = renderer.timeline(for: .gpsLost).steps[0]
+        let period = Double(Self.settings.periodNanoseconds)
+        for _ in 0..<200 where channel.writes.last?.nanoseconds != UInt64((period * first.duty).rounded()) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(channel.writes.last?.nanoseconds == UInt64((period * first.duty).rounded()))
+        #expect(channel.writes.last?.at == warned, "the warning waited for the pulse")
+        running.cancel()
+        try await running.value
+        #expect(channel.writes.last?.nanoseconds == 0)
+    }
+}
+
 /// A channel whose writes fail after the first few, as a bus or sysfs fault would.
 private final class FailingChannel: PWMChannel, @unchecked Sendable {
     let periodNanoseconds: UInt64 = 40_000
