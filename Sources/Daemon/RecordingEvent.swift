@@ -45,7 +45,7 @@ extension RecordingEvent {
     /// - Throws: `RecordingError` naming the field that is missing or wrong.
     public init(parsing text: String, line: Int) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(line: line, message: message) }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+        guard let object = ExactJSON.parse(text.utf8) as? [String: Any] else {
             throw fail("not a JSON object")
         }
         guard let t = Self.number(object["t"]), t >= 0 else { throw fail("\"t\" must be a non-negative number of seconds") }
@@ -79,10 +79,8 @@ extension RecordingEvent {
         } else if let calibration = object["calibration"], calibration is NSNull {
             self.init(seconds: t, kind: .calibration(nil))
         } else if let muted = object["muted"] {
-            guard let number = muted as? NSNumber, String(cString: number.objCType) == "c" else {
-                throw fail("\"muted\" must be true or false")
-            }
-            self.init(seconds: t, kind: .muted(number.boolValue))
+            guard let muted = muted as? Bool else { throw fail("\"muted\" must be true or false") }
+            self.init(seconds: t, kind: .muted(muted))
         } else if let calibration = object["calibration"] {
             guard let calibration = calibration as? [String: Any], let offset = Self.vector(calibration["offset"]),
                 let rows = calibration["matrix"] as? [Any], rows.count == 3,
@@ -95,11 +93,8 @@ extension RecordingEvent {
     }
 
     private static func number(_ value: Any?) -> Double? {
-        // On Linux `is Bool` is true for the numbers 0 and 1 too; JSON's true and false are
-        // the NSNumbers whose type code is "c".
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c", number.doubleValue.isFinite
-        else { return nil }
-        return number.doubleValue
+        guard let number = value as? Double, number.isFinite else { return nil }
+        return number
     }
 
     private static func vector(_ value: Any?) -> Vector3? {
