@@ -230,6 +230,24 @@ extension Configuration {
         return settings
     }
 
+    /// The navigator's settings: fix timeout and quality, arrival, warnings and the haptic rule.
+    public var navigatorSettings: Navigator.Settings {
+        var settings = Navigator.Settings()
+        settings.fixTimeoutSeconds = fixTimeoutSeconds
+        settings.maximumPositionErrorMeters = maximumPositionErrorMeters
+        settings.arrivalRadiusMeters = arrivalRadiusMeters
+        settings.warningIntervalSeconds = warningIntervalSeconds
+        settings.rule = hapticRule
+        return settings
+    }
+
+    /// A fresh pipeline as this configuration sets it up: the live daemon's and the replay's.
+    public func navigationPipeline(calibration: MagneticCalibration?) -> NavigationPipeline {
+        NavigationPipeline(
+            heading: headingSettings, navigation: navigatorSettings, calibration: calibration,
+            fixedDeclinationDegrees: fixedDeclinationDegrees)
+    }
+
     /// The gpsd client's timing: gpsd silent for the fix timeout counts as no data.
     public var gpsClientSettings: GPSClientSettings {
         var settings = GPSClientSettings()

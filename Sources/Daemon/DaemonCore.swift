@@ -48,11 +48,13 @@ public actor DaemonCore: ControlHandler {
 
     private var now: Double { (ContinuousClock.now - start).seconds }
 
-    /// Hands one event to the pipeline, recording it with the same time first.
+    /// Hands one event to the pipeline and records it, with the same time and what the
+    /// pipeline concluded.
     private func handle(_ kind: RecordingEvent.Kind) -> [Navigator.Action] {
         let seconds = now
-        recorder?.record(kind, at: seconds)
-        return pipeline.handle(RecordingEvent(seconds: seconds, kind: kind)).actions
+        let (actions, output) = pipeline.handle(RecordingEvent(seconds: seconds, kind: kind))
+        recorder?.record(kind, at: seconds, live: output)
+        return actions
     }
 
     /// Records the calibration in use, so a replay starts from it.

@@ -36,11 +36,18 @@ public struct NavigationPipeline: Sendable {
     /// The latest heading estimate.
     public private(set) var lastHeading: HeadingEstimate?
 
+    /// The declination to apply instead of the model's, degrees east (the config's
+    /// `declination`); nil for WMM2025's.
+    private let fixedDeclinationDegrees: Double?
+
     /// A pipeline with the given settings and no history.
-    public init(heading: HeadingEstimator.Settings = .init(), navigation: Navigator.Settings = .init(),
-                calibration: MagneticCalibration? = nil) {
+    public init(
+        heading: HeadingEstimator.Settings = .init(), navigation: Navigator.Settings = .init(),
+        calibration: MagneticCalibration? = nil, fixedDeclinationDegrees: Double? = nil
+    ) {
         estimator = HeadingEstimator(settings: heading, calibration: calibration)
         navigator = Navigator(settings: navigation)
+        self.fixedDeclinationDegrees = fixedDeclinationDegrees
     }
 
     /// Takes one event; returns the navigator's actions, and an output for each IMU sample.
@@ -107,7 +114,7 @@ public struct NavigationPipeline: Sendable {
             latitudeDegrees: here.latitudeDegrees, longitudeDegrees: here.longitudeDegrees,
             heightAboveEllipsoidKilometers: (fix.altitudeHAEMeters ?? 0) / 1000, decimalYear: year)
         model = HeadingEstimator.ModelField(
-            declinationDegrees: field.declinationDegrees, totalIntensityMicrotesla: field.totalIntensityNanotesla / 1000,
+            declinationDegrees: fixedDeclinationDegrees ?? field.declinationDegrees, totalIntensityMicrotesla: field.totalIntensityNanotesla / 1000,
             inclinationDegrees: field.inclinationDegrees)
         modelPlace = here
         modelTime = seconds

@@ -26,13 +26,17 @@ public final class Recorder: @unchecked Sendable {
     deinit { try? handle.close() }
 
     /// Records one event at `seconds`.
-    public func record(_ kind: RecordingEvent.Kind, at seconds: Double) {
+    ///
+    /// - Parameter live: What the live pipeline concluded from this event (IMU samples only),
+    ///   written as `"live"`: the very line `waypointd replay` prints for it, so a replay can be
+    ///   checked against the run sample by sample. Replay ignores it.
+    public func record(_ kind: RecordingEvent.Kind, at seconds: Double, live: NavigationPipeline.Output? = nil) {
         let body: String
         switch kind {
         case .imu(let sample):
             var fields = ["\"mag\":" + Self.vector(sample.magneticMicrotesla), "\"acc\":" + Self.vector(sample.accelerationG)]
             if let gyro = sample.angularRateDegreesPerSecond { fields.append("\"gyro\":" + Self.vector(gyro)) }
-            body = "\"imu\":{" + fields.joined(separator: ",") + "}"
+            body = "\"imu\":{" + fields.joined(separator: ",") + "}" + (live.map { ",\"live\":" + Replay.encode($0) } ?? "")
         case .fix(let fix):
             body = "\"fix\":" + FixJSON.encode(fix)
         case .destination(let coordinate, let name):

@@ -4,9 +4,13 @@ import Foundation
 /// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness"}`.
 public enum Replay {
     /// Replays `text` (a whole recording), writing each output line with `emit`.
+    /// - Parameter configuration: The settings the recording was made with (`--config`).
     /// - Returns: the lines that could not be read, with their reasons; the rest are replayed.
-    public static func run(_ text: String, emit: (String) -> Void) -> [RecordingError] {
-        var pipeline = NavigationPipeline()
+    public static func run(_ text: String, configuration: Configuration = Configuration(), emit: (String) -> Void)
+        -> [RecordingError]
+    {
+        // The calibration comes from the recording's first "calibration" line.
+        var pipeline = configuration.navigationPipeline(calibration: nil)
         var errors: [RecordingError] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -19,6 +19,8 @@ public struct DaemonOptions: Sendable {
     public var sysfsRoot: String?
     public var logLevel: Logger.Level?
     public var recordPath: String?
+    /// A ``SimulationScript``: what happens to the simulated world, and when (`--simulate-events`).
+    public var simulationEventsPath: String?
 
     public init() {}
 }
@@ -36,6 +38,19 @@ public enum WaypointDaemon {
         let logger = Logger(label: "waypointd", level: level, handler: StandardErrorLogHandler())
         let signals = SignalStream.make([SIGINT, SIGTERM])
         let notifier = SystemdNotifier()
+
+        var parsedScript: SimulationScript?
+        if let path = options.simulationEventsPath {
+            do {
+                parsedScript = try SimulationScript(parsing: String(contentsOfFile: path, encoding: .utf8))
+            } catch let error as SimulationScriptError {
+                logger.error("bad simulation events", ["file": "\(path):\(error.line)", "error": error.message])
+                return 65
+            } catch {
+                logger.error("cannot read the simulation events", ["file": path, "error": error.localizedDescription])
+                return 66
+            }
+        }
 
         // The motor first: whatever happens next, it is known to be off.
         let sysfsRoot = options.sysfsRoot ?? "/"
@@ -61,15 +76,9 @@ public enum WaypointDaemon {
         let (saved, report) = store.load()
         for line in report.entries { logger.warning("state file set aside", ["file": "\(line)"]) }
 
-        var navigation = Navigator.Settings()
-        navigation.fixTimeoutSeconds = configuration.fixTimeoutSeconds
-        navigation.maximumPositionErrorMeters = configuration.maximumPositionErrorMeters
-        navigation.arrivalRadiusMeters = configuration.arrivalRadiusMeters
-        navigation.warningIntervalSeconds = configuration.warningIntervalSeconds
-        navigation.rule = configuration.hapticRule
         // A simulated board is calibrated by construction (no hard iron is simulated).
         let calibration = saved.calibration?.calibration ?? (options.simulate ? .identity : nil)
-        let pipeline = NavigationPipeline(heading: configuration.headingSettings, navigation: navigation, calibration: calibration)
+        let pipeline = configuration.navigationPipeline(calibration: calibration)
         let player = HapticPlayer(channel: channel, settings: motor, clock: ContinuousClock())
         var recorder: Recorder?
         if let path = options.recordPath {
@@ -108,12 +117,14 @@ public enum WaypointDaemon {
         if let walker {
             let receiver = SimulatedGPSReceiver(startTime: UTCTime(seconds: Int64(time(nil))), seed: 2)
             source = SimulatedFixSource(receiver: receiver, clock: ContinuousClock()) {
-                walker.walker.withLock { SimulatedGPSReceiver.Truth(walker: $0) }
+                guard walker.isGPSOn.load(ordering: .relaxed) else { return nil }
+                return walker.walker.withLock { SimulatedGPSReceiver.Truth(walker: $0) }
             }
         } else {
             source = LibGPSSource(server: configuration.gpsdAddress, settings: configuration.gpsClientSettings)
         }
         let sampleInterval = Duration.seconds(1 / configuration.sampleRateHertz)
+        let script = parsedScript
         let i2cBus = configuration.i2cBus
         let imuSetting = configuration
 
@@ -146,7 +157,9 @@ public enum WaypointDaemon {
                 }
             }
             group.addTask {
-                await runIMU(walker: walker, interval: sampleInterval, bus: i2cBus, configuration: imuSetting, core: core, logger: logger)
+                await runIMU(
+                    walker: walker, script: script, interval: sampleInterval, bus: i2cBus, configuration: imuSetting, core: core,
+                    logger: logger)
             }
             group.addTask {
                 var lastState = ""
@@ -176,7 +189,7 @@ public enum WaypointDaemon {
     /// Samples the IMU at the configured rate: the simulated board (stepping the walker), or
     /// the chips `imu` names or detection finds on the I2C bus.
     private static func runIMU(
-        walker: WalkerBox?, interval: Duration, bus number: Int, configuration: Configuration, core: DaemonCore,
+        walker: WalkerBox?, script: SimulationScript?, interval: Duration, bus number: Int, configuration: Configuration, core: DaemonCore,
         logger: Logger
     ) async {
         let reader: IMUReader
@@ -210,8 +223,17 @@ public enum WaypointDaemon {
         let seconds = interval.seconds
         let clock = ContinuousClock()
         var deadline = clock.now
+        var elapsedSeconds = 0.0
         while !Task.isCancelled {
             if let walker, let board {
+                for event in script?.events(after: elapsedSeconds, through: elapsedSeconds + seconds) ?? [] {
+                    logger.notice("simulation", ["event": "\(event)"])
+                    switch event {
+                    case .gps(let on): walker.isGPSOn.store(on, ordering: .relaxed)
+                    case .magnet(let microtesla): board.physics.hardIronMicrotesla = Vector3(0, 0, microtesla)
+                    }
+                }
+                elapsedSeconds += seconds
                 let (attitude, acceleration, yawRate) = walker.walker.withLock { walker in
                     walker.step(seconds: seconds)
                     return (walker.attitude, walker.linearAccelerationG, walker.yawRateDegreesPerSecond)
@@ -235,5 +257,7 @@ public enum WaypointDaemon {
 /// reports where they are) and the core (which tells them where to go).
 final class WalkerBox: Sendable {
     let walker: Mutex<SimulatedWalker>
+    /// Whether the simulated receiver reports fixes (a script can silence it).
+    let isGPSOn = Atomic(true)
     init(_ walker: SimulatedWalker) { self.walker = Mutex(walker) }
 }

@@ -5,9 +5,10 @@ import Foundation
 /// `waypointd replay FILE`.
 enum ReplayCommand {
     static let help = """
-        usage: waypointd replay FILE
+        usage: waypointd replay FILE [--config PATH]
 
-        Runs the navigation pipeline over a recording (JSON Lines, see the README) and prints one
+        Runs the navigation pipeline, set up by the config file the run used (default: the
+        compiled-in settings), over a recording (JSON Lines, see the README) and prints one
         JSON object per IMU sample: {"t","state","heading","bearing","distance","error",
         "intensity","sharpness"} (true heading in degrees; null where unknown). Deterministic:
         the magnetic model is evaluated at the recorded fixes' dates. A line that cannot be read
@@ -19,19 +20,43 @@ enum ReplayCommand {
             print(help)
             return 0
         }
-        guard words.count == 1 else {
-            fputs("waypointd: replay needs exactly one FILE\nTry 'waypointd replay --help'.\n", stderr)
-            return 64
+        var files: [String] = []
+        var configPath: String?
+        var index = 0
+        while index < words.count {
+            if words[index] == "--config" {
+                guard index + 1 < words.count else { return usage("--config needs a path") }
+                configPath = words[index + 1]
+                index += 2
+            } else if words[index].hasPrefix("-"), words[index] != "-" {
+                return usage("unknown option '\(words[index])'")
+            } else {
+                files.append(words[index])
+                index += 1
+            }
+        }
+        guard files.count == 1, let file = files.first else { return usage("replay needs exactly one FILE") }
+        let configuration: Configuration
+        do throws(ConfigurationError) {
+            configuration = try PrintConfigCommand.load(configPath)
+        } catch {
+            fputs("\(error)\n", stderr)
+            return 78
         }
         let text: String
         do {
-            text = try String(contentsOfFile: words[0], encoding: .utf8)
+            text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            fputs("waypointd: cannot read \(words[0]): \(error.localizedDescription)\n", stderr)
+            fputs("waypointd: cannot read \(file): \(error.localizedDescription)\n", stderr)
             return 66
         }
-        let errors = Replay.run(text) { print($0) }
-        for error in errors { fputs("waypointd: \(words[0]): \(error)\n", stderr) }
+        let errors = Replay.run(text, configuration: configuration) { print($0) }
+        for error in errors { fputs("waypointd: \(file): \(error)\n", stderr) }
         return errors.isEmpty ? 0 : 1
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        fputs("waypointd: \(message)\nTry 'waypointd replay --help'.\n", stderr)
+        return 64
     }
 }
