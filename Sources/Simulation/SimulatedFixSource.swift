@@ -11,8 +11,9 @@ import Synchronization
 /// `Mutex<SimulatedWalker>` the driver also holds). Time comes from `clock`: `ContinuousClock`
 /// in production, so fixes are a second apart in real time; a manual clock in tests.
 public struct SimulatedFixSource<C: Clock>: GPSFixSource where C: Sendable, C.Duration == Duration {
-    /// Returns the truth now: where the wearer is, how fast and which way they go.
-    public typealias TruthProvider = @Sendable () -> SimulatedGPSReceiver.Truth
+    /// Returns the truth now: where the wearer is, how fast and which way they go; nil while
+    /// the receiver reports nothing at all (as when gpsd or the antenna is gone).
+    public typealias TruthProvider = @Sendable () -> SimulatedGPSReceiver.Truth?
 
     /// The address reported in `.connected`: no gpsd is involved, and the name says so in
     /// `status`.
@@ -56,14 +57,20 @@ public struct SimulatedFixSource<C: Clock>: GPSFixSource where C: Sendable, C.Du
             switch step {
             case .connect:
                 return .connected(Self.simulatedServer)
-            case .fixAt(let deadline):
-                do {
-                    try await clock.sleep(until: deadline, tolerance: nil)
-                } catch {
-                    // Cancelled: the consumer has gone.
-                    return nil
+            case .fixAt(var deadline):
+                while true {
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                    } catch {
+                        // Cancelled: the consumer has gone.
+                        return nil
+                    }
+                    if let now = truth() { return .fix(state.fix(truth: now)) }
+                    // Silent this second: the receiver's clock runs on, its next report is due later.
+                    state.skip()
+                    guard case .fixAt(let next) = state.next(now: clock.now, interval: interval) else { return nil }
+                    deadline = next
                 }
-                return .fix(state.fix(truth: truth()))
             }
         })
     }
@@ -101,6 +108,11 @@ private final class StreamState<Instant: InstantProtocol>: Sendable where Instan
             progress.lastDeadline = deadline
             return .fixAt(deadline)
         }
+    }
+
+    /// Lets a second pass without a report.
+    func skip() {
+        progress.withLock { $0.receiver.skipEpoch() }
     }
 
     /// The receiver's next fix for `truth`.

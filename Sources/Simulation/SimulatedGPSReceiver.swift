@@ -128,6 +128,9 @@ public struct SimulatedGPSReceiver: Sendable {
             + amplitude * sin(2 * .pi * Double(epoch) / settings.horizontalErrorPeriodSeconds + horizontalErrorPhase)
     }
 
+    /// Lets one epoch pass without a fix, so the fixes after a silence carry the right time.
+    public mutating func skipEpoch() { epoch += 1 }
+
     /// The next 1 Hz fix: mode 3, time `startTime + epoch` seconds, the truth's position moved by
     /// the error model, and speed and course when the truth has them.
     /// - Parameter truth: where the wearer is now.

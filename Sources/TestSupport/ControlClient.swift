@@ -6,9 +6,13 @@ public final class ControlClient {
     private var buffer = Data()
 
     /// Connects to the UNIX socket at `path`.
+    /// - Parameter receiveTimeoutSeconds: how long ``receive()`` waits for a line before it
+    ///   gives up and returns nil, so a test fails instead of hanging.
     /// - Throws: `ExternalTool.Missing`-style errors as NSError with the errno.
-    public init(path: String) throws {
+    public init(path: String, receiveTimeoutSeconds: Int = 10) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -31,12 +35,15 @@ public final class ControlClient {
     deinit { close(descriptor) }
 
     /// Sends one request line.
-    public func send(_ json: String) {
-        let line = Array((json + "\n").utf8)
-        _ = line.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    public func send(_ json: String) { send(bytes: Array((json + "\n").utf8)) }
+
+    /// Sends bytes as they are: a partial line, invalid UTF-8.
+    public func send(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads one reply line as a JSON object (nil at end of stream or on bad JSON).
+    /// Reads one reply line as a JSON object (nil at end of stream, after the receive timeout,
+    /// or on bad JSON).
     public func receive() -> [String: Any]? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {

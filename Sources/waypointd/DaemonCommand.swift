@@ -3,7 +3,7 @@ import Daemon
 import SystemSupport
 
 /// `waypointd [--config PATH] [--simulate] [--socket PATH] [--state-dir DIR] [--sysfs-root DIR]
-/// [--record FILE] [--log-level LEVEL]`: runs the daemon in the foreground.
+/// [--record FILE] [--log-level LEVEL] [--simulate-events FILE]`: runs the daemon in the foreground.
 enum DaemonCommand {
     static func run(_ words: [String]) async -> Int32 {
         var options = DaemonOptions()
@@ -26,6 +26,9 @@ enum DaemonCommand {
             case "--socket": guard let v = value() else { return fail("--socket needs a path") }; options.socketPath = v
             case "--state-dir": guard let v = value() else { return fail("--state-dir needs a directory") }; options.stateDirectory = v
             case "--record": guard let v = value() else { return fail("--record needs a file") }; options.recordPath = v
+            case "--simulate-events":
+                guard let v = value() else { return fail("--simulate-events needs a file") }
+                options.simulationEventsPath = v
             case "--sysfs-root": guard let v = value() else { return fail("--sysfs-root needs a directory") }; options.sysfsRoot = v
             case "--log-level":
                 guard let v = value(), let level = Logger.Level(name: v) else {
@@ -35,6 +38,9 @@ enum DaemonCommand {
             default:
                 return fail("unknown argument '\(word)'")
             }
+        }
+        if options.simulationEventsPath != nil, !options.simulate {
+            return fail("--simulate-events only applies with --simulate")
         }
         let configuration: Configuration
         do throws(ConfigurationError) {

@@ -1,0 +1,77 @@
+/// What happens to a simulated run, and when: the GPS going quiet, a magnet coming close. It
+/// lets `make demo` and the end-to-end tests show what the wearer feels when the world
+/// misbehaves. One event a line, `#` starts a comment:
+///
+/// ```
+/// 12 gps-off      # the receiver stops reporting, as when gpsd or the antenna is gone
+/// 20 gps-on
+/// 28 magnet 15    # a magnet next to the device adds 15 µT, fixed to the body (pointing down)
+/// 34 magnet 0
+/// ```
+///
+/// Times are seconds since the simulated sensors started.
+public struct SimulationScript: Sendable, Hashable {
+    /// One change to the simulated world.
+    public enum Event: Sendable, Hashable, CustomStringConvertible {
+        /// Fixes are reported (true) or not at all (false).
+        case gps(on: Bool)
+        /// A field fixed to the body frame, along +z, microtesla; 0 removes it.
+        case magnet(microtesla: Double)
+
+        public var description: String {
+            switch self {
+            case .gps(let on): "gps-\(on ? "on" : "off")"
+            case .magnet(let microtesla): "magnet \(microtesla) µT"
+            }
+        }
+    }
+
+    /// An event and its time.
+    public struct Entry: Sendable, Hashable {
+        /// Seconds since the start.
+        public var seconds: Double
+        /// What happens.
+        public var event: Event
+    }
+
+    /// The events, in time order (lines with the same time keep their order).
+    public private(set) var entries: [Entry]
+
+    /// Reads a script.
+    ///
+    /// - Parameter text: The script's lines.
+    /// - Throws: ``SimulationScriptError`` naming the first bad line.
+    public init(parsing text: String) throws(SimulationScriptError) {
+        entries = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            guard let first = words.first else { continue }
+            func fail(_ message: String) -> SimulationScriptError { SimulationScriptError(line: index + 1, message: message) }
+            guard let seconds = Double(first), seconds.isFinite, seconds >= 0 else {
+                throw fail("'\(first)' is not a time in seconds (0 or more)")
+            }
+            guard words.count >= 2 else { throw fail("an event must follow the time: gps-off, gps-on or magnet MICROTESLA") }
+            let event: Event
+            switch (words[1], words.count) {
+            case ("gps-off", 2): event = .gps(on: false)
+            case ("gps-on", 2): event = .gps(on: true)
+            case ("magnet", 3):
+                guard let microtesla = Double(words[2]), microtesla.isFinite, abs(microtesla) <= 1000 else {
+                    throw fail("'\(words[2])' is not a field in microtesla (at most 1000)")
+                }
+                event = .magnet(microtesla: microtesla)
+            default:
+                throw fail("'\(words[1...].joined(separator: " "))' is not an event: gps-off, gps-on or magnet MICROTESLA")
+            }
+            entries.append(Entry(seconds: seconds, event: event))
+        }
+        // A stable sort: events written for the same second happen in the order written.
+        entries = entries.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element)
+    }
+
+    /// The events due after `start` and up to `end`, seconds, in order.
+    public func events(after start: Double, through end: Double) -> [Event] {
+        entries.filter { $0.seconds > start && $0.seconds <= end }.map(\.event)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What the wearer feels when the world misbehaves, on the real daemon: the simulated GPS goes
+/// silent, then a magnet comes close to the device. The run is recorded and replayed, and the
+/// replay must match the live pipeline sample by sample.
+@Suite("Guidance warnings end to end")
+struct GuidanceWarningTests {
+    /// Seconds from the sensors' start: guiding by 6 s, GPS silent 8–16 s, a 15 µT magnet 24–30 s.
+    static let events = """
+        # what happens to the simulated wearer
+        8 gps-off
+        16 gps-on
+        24 magnet 15
+        30 magnet 0
+        """
+    /// The daemon's default fix timeout, seconds, and its tick.
+    static let fixTimeoutSeconds = 3.0
+    static let tickSeconds = 0.5
+
+    @Test("a lost fix and magnetic interference each stop the motor with their own warning; guidance resumes; replay matches live")
+    func warnings() async throws {
+        guard let daemon = try await SimulatedDaemon(events: Self.events) else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+
+        var samples: [(at: ContinuousClock.Instant, state: String, pattern: String?, intensity: Double?, duty: String)] = []
+        let deadline = ContinuousClock.now + .seconds(40)
+        while ContinuousClock.now < deadline, daemon.logged("magnet 0") == nil || samples.count < 5 {
+            let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
+            let haptic = status.object("haptic")
+            samples.append(
+                (.now, status["state"] as? String ?? "?", haptic?["pattern"] as? String, haptic?["intensity"] as? Double,
+                 daemon.dutyNanoseconds))
+            try await Task.sleep(for: .milliseconds(80))
+        }
+        // Let guidance resume after the magnet is gone.
+        let resumed = try await daemon.waitForStatus(client, seconds: 5) { $0["state"] as? String == "guiding" }
+        #expect(resumed != nil, "guidance did not resume after the magnet left")
+
+        let gpsOff = try #require(daemon.logged("event=gps-off"), "\(daemon.log)")
+        let gpsOn = try #require(daemon.logged("event=gps-on"))
+        let magnetOn = try #require(daemon.logged("magnet 15"))
+        let magnetOff = try #require(daemon.logged("magnet 0"))
+        #expect(samples.contains { $0.at < gpsOff && $0.state == "guiding" }, "not guiding before the GPS went silent")
+
+        // GPS silent: no-fix within the fix timeout (plus a tick and a poll), the GPS-lost
+        // warning, and the motor silent apart from it.
+        let noFix = try #require(samples.first { $0.at > gpsOff && $0.state == "no-fix" }, "never no-fix")
+        #expect((noFix.at - gpsOff) <= .seconds(Self.fixTimeoutSeconds + Self.tickSeconds + 0.6), "no-fix after \(noFix.at - gpsOff)")
+        let withoutFix = samples.filter { $0.at > noFix.at && $0.at < gpsOn }
+        #expect(withoutFix.contains { $0.pattern == "gps-lost" }, "no GPS-lost warning")
+        for sample in withoutFix where sample.pattern == nil {
+            #expect(sample.intensity == nil && sample.duty == "0", "the motor ran without a fix: \(sample)")
+        }
+        #expect(samples.contains { $0.at > gpsOn && $0.at < magnetOn && $0.state == "guiding" }, "guidance did not resume with the GPS")
+
+        // Interference: no-heading within a second and a half, its own warning, motor silent.
+        let noHeading = try #require(samples.first { $0.at > magnetOn && $0.state == "no-heading" }, "never no-heading")
+        #expect((noHeading.at - magnetOn) <= .seconds(1.5), "no-heading after \(noHeading.at - magnetOn)")
+        let disturbed = samples.filter { $0.at > noHeading.at && $0.at < magnetOff }
+        #expect(disturbed.contains { $0.pattern == "heading-unreliable" }, "no heading-unreliable warning")
+        for sample in disturbed where sample.pattern == nil {
+            #expect(sample.intensity == nil && sample.duty == "0", "the motor ran with a disturbed compass: \(sample)")
+        }
+
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+
+        // Replay: the same states, intensities and headings as live, sample by sample.
+        let waypointd = try #require(try ExternalTool.built("waypointd"))
+        let replay = try ExternalTool.run(waypointd, ["replay", daemon.recording])
+        #expect(replay.status == 0, "\(replay.standardError)")
+        let replayed = replay.standardOutput.split(whereSeparator: \.isNewline).map(String.init)
+        let live = try String(contentsOfFile: daemon.recording, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["live"] as? [String: Any]
+            }
+        #expect(live.count == replayed.count, "live \(live.count) samples, replay \(replayed.count)")
+        var mismatches = 0
+        for (liveOutput, line) in zip(live, replayed) {
+            let replayOutput = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for key in ["t", "state", "heading", "bearing", "distance", "error", "intensity", "sharpness"] {
+                let a = liveOutput[key], b = replayOutput[key]
+                let same: Bool
+                if let x = a as? Double, let y = b as? Double {
+                    same = abs(x - y) <= 1e-9
+                } else if let x = a as? String, let y = b as? String {
+                    same = x == y
+                } else {
+                    same = a is NSNull && b is NSNull
+                }
+                if !same {
+                    mismatches += 1
+                    if mismatches <= 5 { Issue.record("\(key): live \(String(describing: a)), replay \(String(describing: b))") }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        let states = Set(live.compactMap { $0["state"] as? String })
+        #expect(states.isSuperset(of: ["guiding", "no-fix", "no-heading"]), "\(states)")
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A `waypointd --simulate` process with its own temporary socket, state directory, sysfs tree
+/// (one PWM chip, channel 0 exported) and optional recording and simulation events.
+final class SimulatedDaemon {
+    /// Where the simulated wearer starts (WaypointDaemon.simulatedStart).
+    static let start = (latitude: 48.8556, longitude: 2.2986)
+    /// About 300 m north of the start: far enough that the wearer is still walking after a minute.
+    static let far = #"{"cmd":"go","lat":48.8583,"lon":2.2986,"name":"far"}"#
+
+    let tree: PWMSysfsTree
+    let socket: String
+    let process: ChildProcess
+    let recording: String
+    private let executable: URL
+    private let arguments: [String]
+
+    /// Starts the daemon and waits for its socket; nil when the binary is missing locally.
+    init?(events: String? = nil, extraArguments: [String] = []) async throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
+        executable = waypointd
+        tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        socket = tree.root.appendingPathComponent("control.sock").path
+        recording = tree.root.appendingPathComponent("run.jsonl").path
+        var arguments = [
+            "--simulate", "--socket", socket, "--state-dir", tree.root.appendingPathComponent("state").path,
+            "--sysfs-root", tree.root.path,
+        ]
+        if let events {
+            let path = tree.root.appendingPathComponent("events.txt").path
+            try events.write(toFile: path, atomically: true, encoding: .utf8)
+            arguments += ["--simulate-events", path]
+        }
+        self.arguments = arguments
+        process = try ChildProcess(waypointd, arguments + ["--record", recording] + extraArguments)
+        try #require(await Self.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
+    }
+
+    deinit { process.terminate() }
+
+    /// A greeted client.
+    func client() throws -> ControlClient {
+        let client = try ControlClient(path: socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        return client
+    }
+
+    /// The motor's duty cycle as the sysfs file holds it, nanoseconds ("0" when silent).
+    var dutyNanoseconds: String {
+        // On this ordinary file (unlike sysfs) a read can land between the daemon's truncate
+        // and its write: read again.
+        for _ in 0..<20 {
+            if let value = tree.value("pwmchip0/pwm0/duty_cycle"), !value.isEmpty { return value }
+        }
+        return "?"
+    }
+
+    /// Stops the daemon with SIGTERM and returns its exit status.
+    func stop() -> Int32 {
+        kill(process.processID, SIGTERM)
+        return process.waitForExit()
+    }
+
+    /// The last lines of the daemon's log, for failure messages.
+    var log: String { process.errors.map(\.text).suffix(40).joined(separator: "\n") }
+
+    /// When the daemon logged a line containing `text`, if it has.
+    func logged(_ text: String) -> ContinuousClock.Instant? { process.errors.first { $0.text.contains(text) }?.at }
+
+    /// Starts the same daemon again on the same socket, state and tree; returns a greeted client.
+    func restart() async throws -> (ChildProcess, ControlClient) {
+        let restarted = try ChildProcess(executable, arguments)
+        try #require(await Self.waitForSocket(socket))
+        // The old socket file may linger until the new daemon replaces it: retry the connection.
+        for _ in 0..<40 {
+            if let client = try? ControlClient(path: socket), client.receive()?["class"] as? String == "VERSION" {
+                return (restarted, client)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        restarted.terminate()
+        throw NSError(domain: "SimulatedDaemon", code: 1, userInfo: [NSLocalizedDescriptionKey: "no restart"])
+    }
+
+    /// Polls `condition` on STATUS replies every 100 ms until it holds or `seconds` pass.
+    /// - Returns: the status that satisfied it, or nil.
+    func waitForStatus(
+        _ client: ControlClient, seconds: Double, until condition: ([String: Any]) -> Bool
+    ) async throws -> [String: Any]? {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if let status = client.request(#"{"cmd":"status"}"#), condition(status) { return status }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    static func waitForSocket(_ path: String) async -> Bool {
+        for _ in 0..<200 {
+            if FileManager.default.fileExists(atPath: path) { return true }
+            try? await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+}
+
+extension [String: Any] {
+    /// `self[key]` as an object.
+    func object(_ key: String) -> [String: Any]? { self[key] as? [String: Any] }
+}
