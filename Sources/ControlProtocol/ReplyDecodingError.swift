@@ -12,6 +12,7 @@ public enum ReplyDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// - `detail`: what was wrong with it.
     case badField(messageClass: String, field: String, detail: String)
 
+    /// The problem in a phrase for people, e.g. `STATUS reply: field fix.mode: expected a whole number`.
     public var description: String {
         switch self {
         case .notJSONObject(let detail): "not a JSON object (\(detail))"

@@ -1,29 +1,15 @@
 @preconcurrency import Glibc
 
 /// The C socket calls behind ``ControlConnection``, each wrapped once: libc returns −1 and
-/// sets `errno`, which ``valueOrErrno(retryOnInterrupt:_:)`` reads on the spot and turns into a
+/// sets `errno`, which ``SystemCall/valueOrErrno(retryOnInterrupt:_:)`` reads on the spot and turns into a
 /// `Result`.
 enum SocketCall {
     /// The longest socket path `sockaddr_un` holds, in bytes, without the terminating NUL.
     static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// Runs `call`, again after `EINTR` when `retryOnInterrupt` is set, and turns "−1 and
-    /// errno" into a `Result`.
-    static func valueOrErrno<Value: FixedWidthInteger>(
-        retryOnInterrupt: Bool = true, _ call: () -> Value
-    ) -> Result<Value, Errno> {
-        while true {
-            let value = call()
-            if value != -1 { return .success(value) }
-            let error = Errno.current
-            if retryOnInterrupt && error == .interrupted { continue }
-            return .failure(error)
-        }
-    }
-
     /// `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)`.
     static func makeStreamSocket() -> Result<Int32, Errno> {
-        valueOrErrno { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        SystemCall.valueOrErrno { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }
 
     /// `connect(2)` to a filesystem path of at most ``maximumPathBytes`` bytes (the caller
@@ -40,7 +26,7 @@ enum SocketCall {
         }
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                valueOrErrno(retryOnInterrupt: false) {
+                SystemCall.valueOrErrno(retryOnInterrupt: false) {
                     Glibc.connect(descriptor, generic, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
@@ -55,7 +41,7 @@ enum SocketCall {
             let microseconds = Int((seconds * 1_000_000).rounded())
             value = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
         }
-        return valueOrErrno {
+        return SystemCall.valueOrErrno {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         }.map { _ in () }
     }
@@ -63,23 +49,23 @@ enum SocketCall {
     /// `send(2)` with `MSG_NOSIGNAL`, so a daemon that went away is `EPIPE`, not a `SIGPIPE`
     /// that kills the client without a word; EINTR retried.
     static func send(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> {
-        valueOrErrno { Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+        SystemCall.valueOrErrno { Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// `recv(2)`, blocking up to the receive timeout; EINTR retried. 0 is the end of the stream.
     static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        valueOrErrno { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+        SystemCall.valueOrErrno { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
     }
 
     /// `shutdown(SHUT_RDWR)`: wakes a `recv` blocked on the socket in another thread, which
     /// then returns 0. Safe to call from any thread.
     static func shutdown(_ descriptor: Int32) -> Result<Void, Errno> {
-        valueOrErrno { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }.map { _ in () }
+        SystemCall.valueOrErrno { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }.map { _ in () }
     }
 
     /// `close(2)`, never retried: after `EINTR` the descriptor is already closed on Linux, and
     /// closing it again could close one another thread just opened.
     static func close(_ descriptor: Int32) -> Result<Void, Errno> {
-        valueOrErrno(retryOnInterrupt: false) { Glibc.close(descriptor) }.map { _ in () }
+        SystemCall.valueOrErrno(retryOnInterrupt: false) { Glibc.close(descriptor) }.map { _ in () }
     }
 }

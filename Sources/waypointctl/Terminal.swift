@@ -28,7 +28,7 @@ enum Terminal {
     /// `ioctl(TIOCGWINSZ)`.
     static func size() -> (columns: Int, rows: Int) {
         var window = winsize()
-        let result = SocketCall.valueOrErrno { ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) }
+        let result = SystemCall.valueOrErrno { ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) }
         guard case .success = result, window.ws_col > 0, window.ws_row > 0 else { return fallbackSize }
         return (Int(window.ws_col), Int(window.ws_row))
     }
