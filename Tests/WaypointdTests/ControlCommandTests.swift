@@ -43,12 +43,14 @@ struct ControlCommandTests {
         let guided = try await daemon.waitForStatus(client, seconds: 5) { $0["state"] as? String == "guiding" }
         #expect(guided?.object("destination")?["name"] as? String == "far", "\(String(describing: guided))")
 
-        // mute: silent while guiding, patterns aside; unmute.
+        // mute: silent while guiding, once the queued "accepted" patterns have played; unmute.
         #expect(client.request(#"{"cmd":"mute","on":true}"#)?["class"] as? String == "OK")
-        try await Task.sleep(for: .seconds(1))  // the accepted pattern ends
+        let patternsDone = try await daemon.waitForStatus(client, seconds: 5) { $0.object("haptic")?["pattern"] is NSNull }
+        #expect(patternsDone != nil)
         for _ in 0..<20 {
             let status = try #require(client.request(#"{"cmd":"status"}"#))
             #expect(status["muted"] as? Bool == true)
+            #expect(status["state"] as? String == "guiding")
             #expect(status.object("haptic")?["intensity"] is NSNull)
             #expect(daemon.dutyNanoseconds == "0", "the motor ran while muted")
             try await Task.sleep(for: .milliseconds(100))
