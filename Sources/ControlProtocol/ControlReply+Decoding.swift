@@ -61,7 +61,8 @@ extension ControlReply {
             switch error {
             case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context
             case .keyNotFound(let key, let context):
-                DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
+                DecodingError.Context(
+                    codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
             @unknown default: nil
             }
         return (context?.codingPath ?? []).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")

@@ -41,7 +41,9 @@ enum CalibrationSummary {
     /// `fit error 1.2%, coverage 85%, field 48.1 µT scaled to 47.9 µT, 412 samples`.
     private static func quality(_ quality: CalibrationReport.Quality) -> String {
         var parts: [String] = []
-        if let fit = quality.fitErrorPercent { parts.append("fit error \(DecimalFormat.fixed(fit, fractionDigits: 1))%") }
+        if let fit = quality.fitErrorPercent {
+            parts.append("fit error \(DecimalFormat.fixed(fit, fractionDigits: 1))%")
+        }
         if let coverage = quality.coveragePercent {
             parts.append("coverage \(DecimalFormat.fixed(coverage, fractionDigits: 0))%")
         }

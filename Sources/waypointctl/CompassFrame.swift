@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import ControlProtocol
+@preconcurrency import Glibc
 
 /// One frame of `waypointctl watch`: a compass ring that turns with the wearer (heading up),
 /// the destination pin on it, and the state, distance and motor drive below. Pure: the same

@@ -75,7 +75,9 @@ enum DaemonCommand: Equatable {
             case ["on"]: on = true
             case ["off"]: on = false
             case []: throw UsageError("mute needs on or off", command: name)
-            default: throw UsageError("mute takes on or off, not '\(arguments.positionals.joined(separator: " "))'", command: name)
+            default:
+                throw UsageError(
+                    "mute takes on or off, not '\(arguments.positionals.joined(separator: " "))'", command: name)
             }
             return (.mute(on), arguments.value(socketOption))
         case "buzz":
@@ -162,7 +164,8 @@ enum DaemonCommand: Equatable {
     private static func expectNoPositionals(_ arguments: Arguments, command: String) throws(UsageError) {
         guard arguments.positionals.isEmpty else {
             throw UsageError(
-                "\(command) takes no arguments; got '\(arguments.positionals.joined(separator: " "))'", command: command)
+                "\(command) takes no arguments; got '\(arguments.positionals.joined(separator: " "))'", command: command
+            )
         }
     }
 }

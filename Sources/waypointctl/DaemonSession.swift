@@ -61,7 +61,8 @@ struct DaemonSession {
             + "Some replies may be misread; install matching versions."
     }
 
-    private static func receive(from connection: ControlConnection) throws(DaemonFailure) -> ControlConnection.Received {
+    private static func receive(from connection: ControlConnection) throws(DaemonFailure) -> ControlConnection.Received
+    {
         do throws(ConnectionError) {
             return try connection.receive()
         } catch {

@@ -31,7 +31,8 @@ enum StatusSummary {
 
         lines.append("fix: \(fix(status.fix))")
         if let fix = status.fix, let latitude = fix.latitude, let longitude = fix.longitude {
-            lines.append("position: \(Presentation.place(latitudeDegrees: latitude, longitudeDegrees: longitude, name: nil))")
+            lines.append(
+                "position: \(Presentation.place(latitudeDegrees: latitude, longitudeDegrees: longitude, name: nil))")
         }
         lines.append("motor: \(motor(status.haptic, muted: status.isMuted == true))")
         lines.append("calibration: \(status.calibration ?? "unknown")")

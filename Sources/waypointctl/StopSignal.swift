@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Dispatch
+@preconcurrency import Glibc
 import Synchronization
 
 /// SIGINT and SIGTERM while watching: recorded, and the blocked `recv` woken, by a dispatch

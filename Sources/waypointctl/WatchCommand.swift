@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import ControlProtocol
+@preconcurrency import Glibc
 
 /// `waypointctl watch`: asks the daemon for `STATUS` updates and shows each one, as a compass
 /// redrawn in place on a terminal or as one line per update otherwise, until SIGINT or SIGTERM.

@@ -27,146 +27,153 @@ struct CompassFrameTests {
 
     @Test("heading 0°: north up, the pin up and to the right at 62°")
     func headingNorth() {
-        #expect(frame(Self.guiding(headingDegrees: 0, errorDegrees: 62)) == """
-                  heading 0° N
-                        v
-                    ....N....
-                 ..+         +..
-               +..             ..+
-              ..                 ..
-              .              *    .
-              W         o         E
-              .                   .
-              ..                 ..
-               +..             ..+
-                 ..+         +..
-                    ....S....
-              state   guiding
-              target  Eiffel Tower, 1.24 km at 62° ENE, 62° right
-              motor   [###########---------] 55%
-            """)
+        #expect(
+            frame(Self.guiding(headingDegrees: 0, errorDegrees: 62)) == """
+                      heading 0° N
+                            v
+                        ....N....
+                     ..+         +..
+                   +..             ..+
+                  ..                 ..
+                  .              *    .
+                  W         o         E
+                  .                   .
+                  ..                 ..
+                   +..             ..+
+                     ..+         +..
+                        ....S....
+                  state   guiding
+                  target  Eiffel Tower, 1.24 km at 62° ENE, 62° right
+                  motor   [###########---------] 55%
+                """)
     }
 
     @Test("heading 45°: N up-left, E up-right, the pin 17° right of the top")
     func headingNortheast() {
-        #expect(frame(Self.guiding(headingDegrees: 45, errorDegrees: 17)) == """
-                 heading 45° NE
-                        v
-                    .+.....+.
-                 N..         ..E
-               ...        *    ...
-              ..                 ..
-              +                   +
-              .         o         .
-              +                   +
-              ..                 ..
-               ...             ...
-                 W..         ..S
-                    .+.....+.
-              state   guiding
-              target  Eiffel Tower, 1.24 km at 62° ENE, 17° right
-              motor   [###########---------] 55%
-            """)
+        #expect(
+            frame(Self.guiding(headingDegrees: 45, errorDegrees: 17)) == """
+                     heading 45° NE
+                            v
+                        .+.....+.
+                     N..         ..E
+                   ...        *    ...
+                  ..                 ..
+                  +                   +
+                  .         o         .
+                  +                   +
+                  ..                 ..
+                   ...             ...
+                     W..         ..S
+                        .+.....+.
+                  state   guiding
+                  target  Eiffel Tower, 1.24 km at 62° ENE, 17° right
+                  motor   [###########---------] 55%
+                """)
     }
 
     @Test("heading 90°: E at the top, N at the left, S at the right, W at the bottom")
     func headingEast() {
-        #expect(frame(Self.guiding(headingDegrees: 90, errorDegrees: -28)) == """
-                  heading 90° E
-                        v
-                    ....E....
-                 ..+         +..
-               +..   *         ..+
-              ..                 ..
-              .                   .
-              N         o         S
-              .                   .
-              ..                 ..
-               +..             ..+
-                 ..+         +..
-                    ....W....
-              state   guiding
-              target  Eiffel Tower, 1.24 km at 62° ENE, 28° left
-              motor   [###########---------] 55%
-            """)
+        #expect(
+            frame(Self.guiding(headingDegrees: 90, errorDegrees: -28)) == """
+                      heading 90° E
+                            v
+                        ....E....
+                     ..+         +..
+                   +..   *         ..+
+                  ..                 ..
+                  .                   .
+                  N         o         S
+                  .                   .
+                  ..                 ..
+                   +..             ..+
+                     ..+         +..
+                        ....W....
+                  state   guiding
+                  target  Eiffel Tower, 1.24 km at 62° ENE, 28° left
+                  motor   [###########---------] 55%
+                """)
     }
 
     @Test("heading 200°: N near the bottom, the destination behind on the left")
     func headingSouthSouthwest() {
-        #expect(frame(Self.guiding(headingDegrees: 200, errorDegrees: -138)) == """
-                heading 200° SSW
-                        v
-                    .S....+..
-                 ...         .+.
-               .+.             ...
-              ..                 W.
-              +                   .
-              .         o         .
-              .                   +
-              .E    *            ..
-               ...             .+.
-                 .+.         ...
-                    ..+....N.
-              state   guiding
-              target  Eiffel Tower, 1.24 km at 62° ENE, 138° left
-              motor   [###########---------] 55%
-            """)
+        #expect(
+            frame(Self.guiding(headingDegrees: 200, errorDegrees: -138)) == """
+                    heading 200° SSW
+                            v
+                        .S....+..
+                     ...         .+.
+                   .+.             ...
+                  ..                 W.
+                  +                   .
+                  .         o         .
+                  .                   +
+                  .E    *            ..
+                   ...             .+.
+                     .+.         ...
+                        ..+....N.
+                  state   guiding
+                  target  Eiffel Tower, 1.24 km at 62° ENE, 138° left
+                  motor   [###########---------] 55%
+                """)
     }
 
     @Test("no fix and no destination: the ring without a pin, the motor off")
     func noFix() {
         let status = StatusReport(
             state: "no-fix", heading: .init(trueDegrees: 45, isReliable: true), calibration: "stored", isMuted: false)
-        #expect(frame(status) == """
-                 heading 45° NE
-                        v
-                    .+.....+.
-                 N..         ..E
-               ...             ...
-              ..                 ..
-              +                   +
-              .         o         .
-              +                   +
-              ..                 ..
-               ...             ...
-                 W..         ..S
-                    .+.....+.
-              state   no-fix (no usable GPS fix)
-              target  none
-              motor   [--------------------] off
-            """)
+        #expect(
+            frame(status) == """
+                     heading 45° NE
+                            v
+                        .+.....+.
+                     N..         ..E
+                   ...             ...
+                  ..                 ..
+                  +                   +
+                  .         o         .
+                  +                   +
+                  ..                 ..
+                   ...             ...
+                     W..         ..S
+                        .+.....+.
+                  state   no-fix (no usable GPS fix)
+                  target  none
+                  motor   [--------------------] off
+                """)
     }
 
     @Test("no heading: drawn north up, with ? instead of the lubber mark")
     func noHeading() {
-        #expect(frame(StatusReport(state: "no-heading")) == """
-              heading unknown (north up)
-                        ?
-                    ....N....
-                 ..+         +..
-               +..             ..+
-              ..                 ..
-              .                   .
-              W         o         E
-              .                   .
-              ..                 ..
-               +..             ..+
-                 ..+         +..
-                    ....S....
-              state   no-heading (compass unreliable)
-              target  none
-              motor   [--------------------] off
-            """)
+        #expect(
+            frame(StatusReport(state: "no-heading")) == """
+                  heading unknown (north up)
+                            ?
+                        ....N....
+                     ..+         +..
+                   +..             ..+
+                  ..                 ..
+                  .                   .
+                  W         o         E
+                  .                   .
+                  ..                 ..
+                   +..             ..+
+                     ..+         +..
+                        ....S....
+                  state   no-heading (compass unreliable)
+                  target  none
+                  motor   [--------------------] off
+                """)
     }
 
     @Test("a terminal too small for the ring gets the text lines, cut to its width")
     func smallTerminal() {
-        #expect(frame(Self.guiding(headingDegrees: 0, errorDegrees: 62), columns: 30, rows: 10) == """
-              heading 0° N
-              state   guiding
-              target  Eiffel Tower, 1.24 k
-              motor   [#######------] 55%
-            """)
+        #expect(
+            frame(Self.guiding(headingDegrees: 0, errorDegrees: 62), columns: 30, rows: 10) == """
+                  heading 0° N
+                  state   guiding
+                  target  Eiffel Tower, 1.24 k
+                  motor   [#######------] 55%
+                """)
     }
 
     @Test("the frame never has more lines than the terminal, nor lines wider than it")

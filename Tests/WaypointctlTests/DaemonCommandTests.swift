@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built `waypointctl` against a fake daemon on a temporary socket: the exact request line
 /// each command sends, what it prints, and how it exits.
 @Suite("waypointctl daemon commands against a fake daemon")
 struct DaemonCommandTests {
-    static let status = #"{"class":"STATUS","state":"guiding","fix":{"time":"2026-05-01T12:00:00.5Z","mode":3,"lat":48.8556,"lon":2.2986,"eph":4.8},"heading":{"true":292.4,"magnetic":290.3,"declination":2.09,"reliable":true},"destination":{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},"bearing":316.03,"distance":432.1,"error":23.65,"haptic":{"intensity":0.55,"sharpness":0.3,"duty":0.48,"pattern":null},"calibration":"stored","muted":false,"added":"later"}"#
+    static let status =
+        #"{"class":"STATUS","state":"guiding","fix":{"time":"2026-05-01T12:00:00.5Z","mode":3,"lat":48.8556,"lon":2.2986,"eph":4.8},"heading":{"true":292.4,"magnetic":290.3,"declination":2.09,"reliable":true},"destination":{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},"bearing":316.03,"distance":432.1,"error":23.65,"haptic":{"intensity":0.55,"sharpness":0.3,"duty":0.48,"pattern":null},"calibration":"stored","muted":false,"added":"later"}"#
     static let ok = #"{"class":"OK"}"#
 
     /// What a run printed, how it ended, and what the fake daemon received.
@@ -152,7 +153,8 @@ struct DaemonCommandTests {
         guard
             let result = try run(
                 ["status"], replies: [],
-                greeting: #"{"class":"ERROR","code":"too-many-clients","message":"too many clients (at most 32); try again later"}"#,
+                greeting:
+                    #"{"class":"ERROR","code":"too-many-clients","message":"too many clients (at most 32); try again later"}"#,
                 ending: .close)
         else { return }
         #expect(result.output.status == 1)
@@ -200,7 +202,8 @@ struct DaemonCommandTests {
     @Test("watch without a terminal: a line per update until SIGINT, then exit 0")
     func watchPlain() async throws {
         guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
-        let idle = #"{"class":"STATUS","state":"idle","heading":{"true":10,"reliable":true},"destination":null,"muted":false}"#
+        let idle =
+            #"{"class":"STATUS","state":"idle","heading":{"true":10,"reliable":true},"destination":null,"muted":false}"#
         let daemon = try FakeDaemon(replies: [[Self.ok, Self.status, idle, Self.status]])
         let child = try ChildProcess(waypointctl, ["watch", "--hz", "5", "--socket", daemon.path])
         let arrived = await child.wait(timeout: .seconds(10)) { output, _ in output.count >= 3 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The daemon commands' help, usage errors (64) and an absent daemon (69), without any daemon.
 @Suite("waypointctl daemon commands: help, usage and an absent daemon")
@@ -81,7 +81,8 @@ struct DaemonUsageTests {
             ["watch"], ["recent"], ["mute", "on"], ["buzz"], ["calibrate", "start"],
         ])
     func absentDaemon(_ arguments: [String]) throws {
-        let message = "waypointctl: cannot connect to \(Self.absent): No such file or directory — is waypointd running?\n"
+        let message =
+            "waypointctl: cannot connect to \(Self.absent): No such file or directory — is waypointd running?\n"
         for words in [["--socket", Self.absent] + arguments, arguments + ["--socket=\(Self.absent)"]] {
             guard let output = try run(words) else { return }
             #expect(output.status == 69, "\(words)")
@@ -123,7 +124,9 @@ struct DaemonUsageTests {
         close(descriptor)
         guard let stale = try run(["--socket", path, "status"]) else { return }
         #expect(stale.status == 69)
-        #expect(stale.standardError == "waypointctl: cannot connect to \(path): Connection refused — is waypointd running?\n")
+        #expect(
+            stale.standardError
+                == "waypointctl: cannot connect to \(path): Connection refused — is waypointd running?\n")
 
         let long = "/tmp/" + String(repeating: "x", count: 120)
         let tooLong = try #require(try run(["--socket", long, "status"]))
@@ -155,14 +158,19 @@ struct DaemonUsageTests {
             (["watch", "--hz", "nan"], "--hz 'nan' is not a rate", "watch"),
             (["mute"], "mute needs on or off", "mute"),
             (["mute", "yes"], "mute takes on or off, not 'yes'", "mute"),
-            (["buzz", "loud"], "unknown pattern 'loud' (one of: accepted, arrived, gps-lost, heading-unreliable, calibrated, test)", "buzz"),
+            (
+                ["buzz", "loud"],
+                "unknown pattern 'loud' (one of: accepted, arrived, gps-lost, heading-unreliable, calibrated, test)",
+                "buzz"
+            ),
             (["buzz", "test", "arrived"], "buzz takes one pattern", "buzz"),
             (["calibrate", "now"], "unknown action 'now' (one of: start, finish, cancel, status, reset)", "calibrate"),
             (["status", "--socket", "/a"], "--socket given twice", "status"),
         ] as [([String], String, String)])
     func usage(_ arguments: [String], _ message: String, _ command: String) throws {
         // A global --socket to a path where nothing listens: a usage error must come first.
-        let words = arguments.contains("--socket") ? ["--socket", "/b"] + arguments : ["--socket", Self.absent] + arguments
+        let words =
+            arguments.contains("--socket") ? ["--socket", "/b"] + arguments : ["--socket", Self.absent] + arguments
         guard let output = try run(words) else { return }
         #expect(output.status == 64, "\(arguments): \(output.standardError)")
         #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
@@ -179,7 +187,8 @@ struct DaemonUsageTests {
         ] {
             guard let output = try run(arguments) else { return }
             #expect(output.status == 64, "\(arguments)")
-            #expect(output.standardError.hasPrefix("waypointctl: \(message)\n"), "\(arguments): \(output.standardError)")
+            #expect(
+                output.standardError.hasPrefix("waypointctl: \(message)\n"), "\(arguments): \(output.standardError)")
             #expect(output.standardError.hasSuffix("waypointctl: Try 'waypointctl --help'.\n"))
         }
     }

@@ -8,37 +8,42 @@ import Testing
 struct ReplyDecodingTests {
     static let fullStatus = StatusReport(
         state: "guiding",
-        fix: .init(time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8),
+        fix: .init(
+            time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8),
         heading: .init(trueDegrees: 292.4, magneticDegrees: 290.3, declinationDegrees: 2.09, isReliable: true),
         destination: .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
         bearingDegrees: 316.03, distanceMeters: 432.1, errorDegrees: 23.65,
         haptic: .init(intensity: 0.55, sharpness: 0.3, duty: 0.48, pattern: "accepted"),
         calibration: "stored", isMuted: false)
 
-    static let replies: [ControlReply] = [
-        .version(VersionGreeting()),
-        .version(VersionGreeting(release: "9.9.9", protocolVersion: 7)),
-        .ok,
-        .status(fullStatus),
-        .status(StatusReport(state: "idle")),
-        .status(StatusReport(state: "no-fix", fix: .init(time: nil, mode: 1, latitude: nil, longitude: nil, horizontalErrorMeters: nil))),
-        .recent([]),
-        .recent([
-            .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
-            .init(latitude: -33.8568, longitude: 151.2153, name: nil),
-        ]),
-        .calibration(CalibrationReport(state: "none")),
-        .calibration(
-            CalibrationReport(
-                state: "running", samples: 412, octants: [60, 48, 51, 50, 55, 49, 47, 52], message: "keep turning")),
-        .calibration(
-            CalibrationReport(
-                state: "stored",
-                quality: .init(
-                    fitErrorPercent: 1.2, coveragePercent: 85, fittedFieldMicrotesla: 48.1,
-                    referenceFieldMicrotesla: 47.9, sampleCount: 412),
-                created: "2026-05-01T12:00:00Z", message: "calibration stored")),
-    ] + ControlErrorCode.allCases.map { .error(ControlError($0, "what went wrong: \($0.rawValue)")) }
+    static let replies: [ControlReply] =
+        [
+            .version(VersionGreeting()),
+            .version(VersionGreeting(release: "9.9.9", protocolVersion: 7)),
+            .ok,
+            .status(fullStatus),
+            .status(StatusReport(state: "idle")),
+            .status(
+                StatusReport(
+                    state: "no-fix",
+                    fix: .init(time: nil, mode: 1, latitude: nil, longitude: nil, horizontalErrorMeters: nil))),
+            .recent([]),
+            .recent([
+                .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
+                .init(latitude: -33.8568, longitude: 151.2153, name: nil),
+            ]),
+            .calibration(CalibrationReport(state: "none")),
+            .calibration(
+                CalibrationReport(
+                    state: "running", samples: 412, octants: [60, 48, 51, 50, 55, 49, 47, 52], message: "keep turning")),
+            .calibration(
+                CalibrationReport(
+                    state: "stored",
+                    quality: .init(
+                        fitErrorPercent: 1.2, coveragePercent: 85, fittedFieldMicrotesla: 48.1,
+                        referenceFieldMicrotesla: 47.9, sampleCount: 412),
+                    created: "2026-05-01T12:00:00Z", message: "calibration stored")),
+        ] + ControlErrorCode.allCases.map { .error(ControlError($0, "what went wrong: \($0.rawValue)")) }
 
     @Test("every reply round-trips: encode, then decode, gives the same value", arguments: replies)
     func roundTrip(_ reply: ControlReply) throws {
@@ -72,19 +77,30 @@ struct ReplyDecodingTests {
 
     @Test("null and absent fields read as unknown; only the essentials are required")
     func nulls() throws {
-        let sparse = #"{"class":"STATUS","state":"idle","fix":null,"heading":null,"destination":null,"bearing":null,"distance":null,"error":null,"haptic":null,"calibration":null,"muted":null}"#
+        let sparse =
+            #"{"class":"STATUS","state":"idle","fix":null,"heading":null,"destination":null,"bearing":null,"distance":null,"error":null,"haptic":null,"calibration":null,"muted":null}"#
         #expect(try ControlReply(line: Array(sparse.utf8)) == .status(StatusReport(state: "idle")))
-        #expect(try ControlReply(line: Array(#"{"class":"STATUS","state":"idle"}"#.utf8)) == .status(StatusReport(state: "idle")))
-        let nullFix = #"{"class":"STATUS","state":"no-fix","fix":{"time":null,"mode":null,"lat":null,"lon":null,"eph":null}}"#
+        #expect(
+            try ControlReply(line: Array(#"{"class":"STATUS","state":"idle"}"#.utf8))
+                == .status(StatusReport(state: "idle")))
+        let nullFix =
+            #"{"class":"STATUS","state":"no-fix","fix":{"time":null,"mode":null,"lat":null,"lon":null,"eph":null}}"#
         #expect(
             try ControlReply(line: Array(nullFix.utf8))
-                == .status(StatusReport(state: "no-fix", fix: .init(time: nil, mode: 1, latitude: nil, longitude: nil, horizontalErrorMeters: nil))))
+                == .status(
+                    StatusReport(
+                        state: "no-fix",
+                        fix: .init(time: nil, mode: 1, latitude: nil, longitude: nil, horizontalErrorMeters: nil))))
         #expect(try ControlReply(line: Array(#"{"class":"RECENT","destinations":null}"#.utf8)) == .recent([]))
         #expect(
-            try ControlReply(line: Array(#"{"class":"CALIBRATION","state":"none","samples":null,"octants":null,"quality":{"fitError":null}}"#.utf8))
+            try ControlReply(
+                line: Array(
+                    #"{"class":"CALIBRATION","state":"none","samples":null,"octants":null,"quality":{"fitError":null}}"#
+                        .utf8))
                 == .calibration(CalibrationReport(state: "none", quality: .init())))
         #expect(
-            try ControlReply(line: Array(#"{"class":"ERROR","code":"refused"}"#.utf8)) == .error(ControlError(.refused, "")))
+            try ControlReply(line: Array(#"{"class":"ERROR","code":"refused"}"#.utf8))
+                == .error(ControlError(.refused, "")))
     }
 
     @Test("an ERROR code from a newer daemon keeps its name in the message")
@@ -103,10 +119,22 @@ struct ReplyDecodingTests {
             (#"{"class":7}"#, .notJSONObject(detail: "expected a string")),
             (#"{"class":"WEATHER"}"#, .unknownClass("WEATHER")),
             (#"{"class":"STATUS"}"#, .badField(messageClass: "STATUS", field: "state", detail: "missing")),
-            (#"{"class":"STATUS","state":"idle","fix":{"mode":"3D"}}"#, .badField(messageClass: "STATUS", field: "fix.mode", detail: "expected a whole number")),
-            (#"{"class":"STATUS","state":"idle","muted":"no"}"#, .badField(messageClass: "STATUS", field: "muted", detail: "expected true or false")),
-            (#"{"class":"RECENT","destinations":[{"lat":null,"lon":2}]}"#, .badField(messageClass: "RECENT", field: "destinations.0.lat", detail: "expected a number, found null")),
-            (#"{"class":"VERSION","release":"0.1.0"}"#, .badField(messageClass: "VERSION", field: "proto", detail: "missing")),
+            (
+                #"{"class":"STATUS","state":"idle","fix":{"mode":"3D"}}"#,
+                .badField(messageClass: "STATUS", field: "fix.mode", detail: "expected a whole number")
+            ),
+            (
+                #"{"class":"STATUS","state":"idle","muted":"no"}"#,
+                .badField(messageClass: "STATUS", field: "muted", detail: "expected true or false")
+            ),
+            (
+                #"{"class":"RECENT","destinations":[{"lat":null,"lon":2}]}"#,
+                .badField(messageClass: "RECENT", field: "destinations.0.lat", detail: "expected a number, found null")
+            ),
+            (
+                #"{"class":"VERSION","release":"0.1.0"}"#,
+                .badField(messageClass: "VERSION", field: "proto", detail: "missing")
+            ),
             (#"{"class":"ERROR","message":"x"}"#, .badField(messageClass: "ERROR", field: "code", detail: "missing")),
         ])
     func malformed(_ line: String, _ expected: ReplyDecodingError) {

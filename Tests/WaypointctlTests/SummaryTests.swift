@@ -58,12 +58,15 @@ struct SummaryTests {
             ])
     }
 
-    @Test("status has no decoration: only label, colon, value", arguments: [ReplyDecodingTests.fullStatus, StatusReport(state: "idle")])
+    @Test(
+        "status has no decoration: only label, colon, value",
+        arguments: [ReplyDecodingTests.fullStatus, StatusReport(state: "idle")])
     func plain(_ status: StatusReport) {
         for line in StatusSummary.lines(for: status) {
             let parts = line.split(separator: ":", maxSplits: 1)
             #expect(parts.count == 2 && parts[0].allSatisfy { $0.isLetter || $0 == " " }, "\(line)")
-            #expect(!line.contains("  ") && !line.contains("#") && !line.contains("*") && !line.contains("|"), "\(line)")
+            #expect(
+                !line.contains("  ") && !line.contains("#") && !line.contains("*") && !line.contains("|"), "\(line)")
         }
     }
 

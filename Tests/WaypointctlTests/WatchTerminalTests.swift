@@ -1,7 +1,7 @@
 import ControlProtocol
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import waypointctl
 
@@ -77,10 +77,12 @@ struct WatchTerminalTests {
         #expect(process.terminationStatus == 0)
 
         let escape = "\u{1B}"
-        #expect(drawn.hasPrefix("\(escape)[?25l\(escape)[2J\(escape)[H"), "hides the cursor and clears the screen first")
+        #expect(
+            drawn.hasPrefix("\(escape)[?25l\(escape)[2J\(escape)[H"), "hides the cursor and clears the screen first")
         // The frame for 60 × 17, each line erased to its end; the terminal turns \n into \r\n.
         let status = try JSONDecoder().decode(StatusReport.self, from: Data(DaemonCommandTests.status.utf8))
-        let expected = CompassFrame.render(status, columns: 60, rows: 17).map { $0 + "\(escape)[K" }
+        let expected =
+            CompassFrame.render(status, columns: 60, rows: 17).map { $0 + "\(escape)[K" }
             .joined(separator: "\r\n") + "\r\n\(escape)[J"
         #expect(drawn.contains(expected))
         #expect((drawn + rest).hasSuffix("\(escape)[0m\(escape)[?25h"), "resets attributes and shows the cursor last")
