@@ -28,17 +28,3 @@ enum DaemonFailure: Error, CustomStringConvertible {
         }
     }
 }
-
-extension ControlReply {
-    /// The wire `"class"` of this reply, for messages.
-    var className: String {
-        switch self {
-        case .version: "VERSION"
-        case .ok: "OK"
-        case .status: "STATUS"
-        case .recent: "RECENT"
-        case .calibration: "CALIBRATION"
-        case .error: "ERROR"
-        }
-    }
-}
