@@ -44,7 +44,8 @@ extension StatusReport.Heading: Decodable {
             trueDegrees: try container.decodeIfPresent(Double.self, forKey: .trueDegrees),
             magneticDegrees: try container.decodeIfPresent(Double.self, forKey: .magnetic),
             declinationDegrees: try container.decodeIfPresent(Double.self, forKey: .declination),
-            isReliable: try container.decodeIfPresent(Bool.self, forKey: .reliable) ?? false)
+            isReliable: try container.decodeIfPresent(Bool.self, forKey: .reliable) ?? false,
+            biasDegrees: try container.decodeIfPresent(Double.self, forKey: .bias))
     }
 }
 

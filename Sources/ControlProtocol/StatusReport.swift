@@ -39,16 +39,19 @@ public struct StatusReport: Sendable, Hashable {
         public var declinationDegrees: Double?
         /// `reliable`: false when the IMU failed, is uncalibrated, or sees interference.
         public var isReliable: Bool
+        /// `bias`: degrees the course assist adds to the compass, learnt from the GPS track.
+        public var biasDegrees: Double?
 
         /// A heading from its parts; everything unknown by default.
         public init(
             trueDegrees: Double? = nil, magneticDegrees: Double? = nil, declinationDegrees: Double? = nil,
-            isReliable: Bool = false
+            isReliable: Bool = false, biasDegrees: Double? = nil
         ) {
             self.trueDegrees = trueDegrees
             self.magneticDegrees = magneticDegrees
             self.declinationDegrees = declinationDegrees
             self.isReliable = isReliable
+            self.biasDegrees = biasDegrees
         }
     }
 
@@ -150,7 +153,7 @@ extension StatusReport.Fix: Encodable {
 }
 
 extension StatusReport.Heading: Encodable {
-    enum CodingKeys: String, CodingKey { case trueDegrees = "true", magnetic, declination, reliable }
+    enum CodingKeys: String, CodingKey { case trueDegrees = "true", magnetic, declination, reliable, bias }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -158,6 +161,7 @@ extension StatusReport.Heading: Encodable {
         try container.encode(WireNumber(magneticDegrees), forKey: .magnetic)
         try container.encode(WireNumber(declinationDegrees), forKey: .declination)
         try container.encode(isReliable, forKey: .reliable)
+        try container.encode(WireNumber(biasDegrees), forKey: .bias)
     }
 }
 

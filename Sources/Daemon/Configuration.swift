@@ -245,7 +245,7 @@ extension Configuration {
     public func navigationPipeline(calibration: MagneticCalibration?) -> NavigationPipeline {
         NavigationPipeline(
             heading: headingSettings, navigation: navigatorSettings, calibration: calibration,
-            fixedDeclinationDegrees: fixedDeclinationDegrees)
+            fixedDeclinationDegrees: fixedDeclinationDegrees, courseAssist: CourseAssist(isEnabled: courseAssistEnabled))
     }
 
     /// The gpsd client's timing: gpsd silent for the fix timeout counts as no data.

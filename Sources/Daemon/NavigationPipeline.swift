@@ -25,6 +25,9 @@ public struct NavigationPipeline: Sendable {
     static let modelRefreshSeconds = 3600.0
 
     private var estimator: HeadingEstimator
+    private var courseAssist: CourseAssist
+    /// The latest reliable compass heading before the course assist's correction.
+    private var compassDegrees: Double?
     /// The guidance state machine.
     public private(set) var navigator: Navigator
     /// The latest fix.
@@ -43,9 +46,11 @@ public struct NavigationPipeline: Sendable {
     /// A pipeline with the given settings and no history.
     public init(
         heading: HeadingEstimator.Settings = .init(), navigation: Navigator.Settings = .init(),
-        calibration: MagneticCalibration? = nil, fixedDeclinationDegrees: Double? = nil
+        calibration: MagneticCalibration? = nil, fixedDeclinationDegrees: Double? = nil,
+        courseAssist: CourseAssist = CourseAssist()
     ) {
         estimator = HeadingEstimator(settings: heading, calibration: calibration)
+        self.courseAssist = courseAssist
         navigator = Navigator(settings: navigation)
         self.fixedDeclinationDegrees = fixedDeclinationDegrees
     }
@@ -55,6 +60,8 @@ public struct NavigationPipeline: Sendable {
         switch event.kind {
         case .calibration(let calibration):
             estimator.calibration = calibration
+            // The bias corrected what the old calibration left over.
+            courseAssist.reset()
             return (navigator.tick(at: event.seconds), nil)
         case .muted(let muted):
             return (navigator.setMuted(muted, at: event.seconds), nil)
@@ -65,6 +72,9 @@ public struct NavigationPipeline: Sendable {
         case .fix(let newFix):
             fix = newFix
             refreshModel(at: event.seconds)
+            courseAssist.observeFix(
+                speedMetersPerSecond: newFix.speedMetersPerSecond, trackDegrees: newFix.trackDegrees,
+                trackErrorDegrees: newFix.trackErrorDegrees, headingDegrees: compassDegrees, at: event.seconds)
             return (navigator.receive(newFix, at: event.seconds), nil)
         case .imu(let sample):
             let seconds = lastIMUSeconds.map { event.seconds - $0 } ?? 0
@@ -75,6 +85,11 @@ public struct NavigationPipeline: Sendable {
                 estimate.trueDegrees = nil
                 estimate.problem = estimate.problem ?? .noSolution
             }
+            compassDegrees = estimate.isReliable ? estimate.trueDegrees : nil
+            courseAssist.observeHeading(compassDegrees, at: event.seconds)
+            if let compass = estimate.trueDegrees, courseAssist.biasDegrees != 0 {
+                estimate.trueDegrees = Angle.normalized(compass + courseAssist.biasDegrees)
+            }
             lastHeading = estimate
             let actions = navigator.receive(estimate, at: event.seconds)
             return (actions, output(at: event.seconds))
@@ -83,6 +98,9 @@ public struct NavigationPipeline: Sendable {
 
     /// Time passing without events: stale fixes, repeated warnings.
     public mutating func tick(at seconds: Double) -> [Navigator.Action] { navigator.tick(at: seconds) }
+
+    /// The correction the course assist adds to the compass heading, degrees.
+    public var courseBiasDegrees: Double { courseAssist.biasDegrees }
 
     /// The total intensity of Earth's field here, from WMM2025, microtesla: what a
     /// calibration is scaled to. Nil before the first fix with a date.

@@ -117,9 +117,9 @@ struct ControlProtocolTests {
         #expect(status["distance"] as? Double == 12.5)
         #expect(status["muted"] is NSNull)
         let heading = try #require(status["heading"] as? [String: Any])
-        #expect(Set(heading.keys) == ["true", "magnetic", "declination", "reliable"])
+        #expect(Set(heading.keys) == ["true", "magnetic", "declination", "reliable", "bias"])
         let haptic = try #require(status["haptic"] as? [String: Any])
-        #expect(Set(haptic.keys) == ["intensity", "sharpness", "duty"])
+        #expect(Set(haptic.keys) == ["intensity", "sharpness", "duty", "pattern"])
         for key in ["state", "fix", "heading", "destination", "bearing", "distance", "error", "haptic", "calibration", "muted"] {
             #expect(status.keys.contains(key), "STATUS lacks \(key)")
         }
