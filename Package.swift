@@ -66,8 +66,8 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "ControlProtocol", "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "SystemSupport",
-                "TestSupport",
+                "ControlProtocol", "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "Simulation",
+                "SystemSupport", "TestSupport",
             ]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
         .testTarget(

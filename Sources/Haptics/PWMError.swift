@@ -43,8 +43,10 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
         case EACCES, EPERM:
             return "\(text): add the user to the 'gpio' group (Raspberry Pi OS's udev rule grants it) or run as root"
         case EROFS:
+            // ReadWritePaths= on /sys/class/pwm does not help: its entries are symlinks into
+            // /sys/devices/platform, which is what must be writable.
             return "\(text): /sys is read-only here; under systemd's ProtectKernelTunables= add "
-                + "ReadWritePaths=/sys/class/pwm/ /sys/devices/platform/ to the unit"
+                + "ReadWritePaths=/sys/devices/platform/ to the unit"
         case ENOENT, ENODEV: return "\(text): no such chip or channel (is the PWM overlay loaded?)"
         default: return "\(text) (errno \(errno))"
         }

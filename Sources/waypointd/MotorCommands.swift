@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import Daemon
 import Guidance
 import Haptics
 import SystemSupport
@@ -19,17 +20,27 @@ enum MotorCommands {
         never leaves the motor running.
 
         MOTOR OPTIONS
-          --pwm-chip CHIP      auto (default), pwmchipN, or the device name, e.g. 1f00098000.pwm
-          --pwm-channel N      channel on that chip (default 0)
+          --config PATH        the daemon's config file, for its PWM chip, channel and motor
+                               settings (default /etc/waypointd/waypointd.conf, if it exists)
+          --pwm-chip CHIP      auto, pwmchipN, or the device name, e.g. 1f00098000.pwm
+                               (default: the config's pwm-chip)
+          --pwm-channel N      channel on that chip (default: the config's pwm-channel)
           --sysfs-root DIR     directory standing for / (default /), for tests and simulation
         """
 
     struct MotorOptions {
-        var chip = SysfsPWMChannel.Chip.auto
-        var channel = 0
+        var configPath: String?
+        var chip: SysfsPWMChannel.Chip?
+        var channel: Int?
         var sysfsRoot = "/"
         var pattern = HapticPattern.motorTest
         var repeats = false
+
+        /// The channel to drive and the motor's settings: the options over the config file.
+        func resolve() throws(ConfigurationError) -> (chip: SysfsPWMChannel.Chip, channel: Int, settings: MotorSettings) {
+            let configuration = try PrintConfigCommand.load(configPath)
+            return (chip ?? configuration.pwmChip, channel ?? configuration.pwmChannel, configuration.motorSettings)
+        }
     }
 
     static func parse(_ words: [String], allowPattern: Bool) -> Result<MotorOptions, UsageFailure> {
@@ -44,6 +55,9 @@ enum MotorCommands {
                 return words[index - 1]
             }
             switch word {
+            case "--config":
+                guard let text = value() else { return .failure(UsageFailure("--config needs a path")) }
+                options.configPath = text
             case "--pwm-chip":
                 guard let text = value() else { return .failure(UsageFailure("--pwm-chip needs a value")) }
                 options.chip = SysfsPWMChannel.Chip(parsing: text)
@@ -75,9 +89,16 @@ enum MotorCommands {
         case .failure(let failure):
             return failure.report(command: "motor-off")
         case .success(let options):
+            let target: (chip: SysfsPWMChannel.Chip, channel: Int, settings: MotorSettings)
+            do throws(ConfigurationError) {
+                target = try options.resolve()
+            } catch {
+                fputs("\(error)\n", stderr)
+                return 78
+            }
             do throws(PWMError) {
                 try SysfsPWMChannel.forceOff(
-                    fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: options.chip, channel: options.channel)
+                    fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: target.chip, channel: target.channel)
                 return 0
             } catch {
                 fputs("waypointd: motor-off: \(error)\n", stderr)
@@ -92,12 +113,19 @@ enum MotorCommands {
         case .failure(let failure): return failure.report(command: "motor-test")
         case .success(let parsed): options = parsed
         }
+        let target: (chip: SysfsPWMChannel.Chip, channel: Int, settings: MotorSettings)
+        do throws(ConfigurationError) {
+            target = try options.resolve()
+        } catch {
+            fputs("\(error)\n", stderr)
+            return 78
+        }
         let signals = SignalStream.make([SIGINT, SIGTERM])
-        let settings = MotorSettings()
+        let settings = target.settings
         let channel: SysfsPWMChannel
         do throws(PWMError) {
             channel = try SysfsPWMChannel(
-                fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: options.chip, channel: options.channel,
+                fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: target.chip, channel: target.channel,
                 periodNanoseconds: settings.periodNanoseconds)
         } catch {
             fputs("waypointd: motor-test: \(error)\n", stderr)

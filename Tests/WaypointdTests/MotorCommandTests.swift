@@ -58,4 +58,22 @@ struct MotorCommandTests {
         let help = try ExternalTool.run(waypointd, ["motor-test", "--help"])
         #expect(help.status == 0 && help.standardOutput.hasPrefix("usage: waypointd motor-test"))
     }
+
+    @Test("motor-off reads the chip and channel from --config, as systemd's ExecStopPost runs it; a bad config is exit 78")
+    func motorOffFromConfig() throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let tree = try PWMSysfsTree()
+        try tree.exportRunning(chip: "pwmchip0", channel: 2, periodNanoseconds: 40_000, dutyNanoseconds: 30_000)
+        let config = tree.root.appendingPathComponent("waypointd.conf").path
+        try "pwm-chip 1f00098000.pwm\npwm-channel 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let output = try ExternalTool.run(waypointd, ["motor-off", "--config", config, "--sysfs-root", tree.root.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(tree.value("pwmchip0/pwm2/duty_cycle") == "0")
+        #expect(tree.value("pwmchip0/pwm2/enable") == "0")
+
+        try "pwm-channel two\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try ExternalTool.run(waypointd, ["motor-off", "--config", config, "--sysfs-root", tree.root.path])
+        #expect(bad.status == 78)
+        #expect(bad.standardError.contains("\(config):1:"), "\(bad.standardError)")
+    }
 }
