@@ -50,10 +50,13 @@ test: build
 demo: build
 	@scripts/demo.sh $(DEBUG_BIN)
 
-## bench: release build, then the benchmark table (ns per operation)
+## bench: release build, then the benchmark table (ns per operation), then the whole daemon's
+## resource budgets beside gpsd's (the programs built as `make release` builds them)
 bench:
 	@scripts/deps.sh --bench
 	$(SWIFT) build -c release --product waypoint-bench
+	$(SWIFT) build -c release --static-swift-stdlib --product waypointd
+	$(SWIFT) build -c release --static-swift-stdlib --product waypointctl
 	@scripts/bench.sh $(RELEASE_BIN)
 
 ## install: static release build, then install-files (PREFIX=/usr/local, DESTDIR= for staging)

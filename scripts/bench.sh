@@ -1,5 +1,6 @@
 #!/bin/sh
-# Prints the benchmark table of `make bench`: one line per metric, `name value unit`.
+# Prints the benchmark table of `make bench`: one line per metric, `name value unit`, then the
+# whole daemon's resource budgets (scripts/bench/daemon.py: about two minutes of real time).
 # Usage: scripts/bench.sh RELEASE_BIN_DIR
 # Our geodesic inverse is timed beside GeographicLib's C++ Geodesic::Inverse on the same inputs
 # (the short and long rows of the reference table) when g++ and libgeographiclib-dev are present.
@@ -34,3 +35,6 @@ if command -v g++ >/dev/null 2>&1 && [ -f /usr/include/GeographicLib/Geodesic.hp
 else
     echo "# GeographicLib comparison skipped: needs g++ and libgeographiclib-dev (scripts/deps.sh --bench)"
 fi
+
+# The whole daemon, release build, guiding and idle, beside gpsd serving a recorded log.
+python3 "$root/scripts/bench/daemon.py" "$bin" ${preload:+--preload "$preload"}
