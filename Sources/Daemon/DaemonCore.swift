@@ -4,13 +4,26 @@ import Geodesy
 import Guidance
 import Haptics
 import Heading
+import Synchronization
 import SystemSupport
 
 /// The daemon's state in one place: the navigation pipeline, the player it drives, and the
-/// saved state. The sensor loops, the tick and the control server all come through here, one
-/// event at a time.
+/// saved state.
+///
+/// Sensor events take the short way: ``sample(_:)``, ``fix(_:)`` and ``tick()`` are synchronous
+/// and may be called from any thread (the sampling thread calls them 50 times a second). They
+/// lock the pipeline, hand the event over, and pass what the navigator decided straight to the
+/// player's mailbox: no task, no actor hop, no thread woken, no heap allocation of our own on
+/// the way. Control requests go through the actor, one at a time, and take the same lock.
 public actor DaemonCore: ControlHandler {
-    private var pipeline: NavigationPipeline
+    /// What sensor events and control requests share, behind ``navigation``.
+    private struct Navigation {
+        var pipeline: NavigationPipeline
+        /// The samples of the calibration under way; nil when none is.
+        var calibrationFit: CalibrationFit?
+    }
+
+    private let navigation: Mutex<Navigation>
     private let player: HapticPlayer<ContinuousClock>
     private let store: StateStore
     private var saved: PersistentState
@@ -19,8 +32,14 @@ public actor DaemonCore: ControlHandler {
     private let destinationChanged: @Sendable (Coordinate?) -> Void
     private let calibratingChanged: @Sendable (Bool) -> Void
     private let recorder: Recorder?
-    /// The samples of the calibration under way; nil when none is.
-    private var calibrationFit: CalibrationFit?
+    /// The navigator's state after the latest event, readable without the lock (for the
+    /// sampling rate and systemd's STATUS= line).
+    private let currentState = Atomic<UInt8>(0)
+    /// Told when the navigator's state changes (from whichever thread changed it).
+    private let stateChanges: AsyncStream<Navigator.State>.Continuation
+    /// The states as they change, for systemd's STATUS= line and the log; only the newest
+    /// unread one is kept.
+    public nonisolated let states: AsyncStream<Navigator.State>
     /// Whether a calibration is applied to the magnetometer (saved, or built in when simulated).
     private var isCalibrated = false
     /// The mute state the pipeline was last given: the wearer's, or paused to calibrate.
@@ -38,75 +57,93 @@ public actor DaemonCore: ControlHandler {
     ) {
         self.recorder = recorder
         self.calibratingChanged = calibratingChanged
-        self.pipeline = pipeline
+        navigation = Mutex(Navigation(pipeline: pipeline))
         self.player = player
         self.store = store
         self.saved = saved
         self.logger = logger
         self.destinationChanged = destinationChanged
+        (states, stateChanges) = AsyncStream.makeStream(of: Navigator.State.self, bufferingPolicy: .bufferingNewest(1))
+        currentState.store(Self.code(of: pipeline.navigator.state), ordering: .relaxed)
     }
 
-    private var now: Double { (ContinuousClock.now - start).seconds }
+    /// Hands one event to the pipeline, records it with the same time and what the pipeline
+    /// concluded, and passes the navigator's actions to the player, all under the lock so that
+    /// events reach the player in the order the navigator saw them.
+    private nonisolated func handle(_ kind: RecordingEvent.Kind) {
+        navigation.withLock { navigation in
+            if case .imu(let sample) = kind { navigation.calibrationFit?.add(sample.magneticMicrotesla) }
+            let seconds = (ContinuousClock.now - start).seconds
+            let (actions, output) = navigation.pipeline.handle(RecordingEvent(seconds: seconds, kind: kind))
+            recorder?.record(kind, at: seconds, live: output)
+            perform(actions, state: navigation.pipeline.navigator.state)
+        }
+    }
 
-    /// Hands one event to the pipeline and records it, with the same time and what the
-    /// pipeline concluded.
-    private func handle(_ kind: RecordingEvent.Kind) -> [Navigator.Action] {
-        let seconds = now
-        let (actions, output) = pipeline.handle(RecordingEvent(seconds: seconds, kind: kind))
-        recorder?.record(kind, at: seconds, live: output)
-        return actions
+    private nonisolated func perform(_ actions: [Navigator.Action], state: Navigator.State) {
+        for action in actions {
+            switch action {
+            case .cue(let cue): player.deliver(cue: cue)
+            case .play(let pattern): player.deliver(pattern: pattern)
+            }
+        }
+        let code = Self.code(of: state)
+        if currentState.exchange(code, ordering: .relaxed) != code { stateChanges.yield(state) }
+    }
+
+    private static let allStates: [Navigator.State] = [.idle, .noFix, .noHeading, .guiding, .arrived]
+    private static func code(of state: Navigator.State) -> UInt8 { UInt8(allStates.firstIndex(of: state) ?? 0) }
+
+    /// The navigator's state after the latest event; any thread, no lock.
+    public nonisolated var state: Navigator.State { Self.allStates[Int(currentState.load(ordering: .relaxed))] }
+
+    /// Whether the heading matters now: a destination is set, or a calibration is collecting
+    /// samples. When it does not, the sampling thread slows down.
+    public nonisolated var needsHeading: Bool {
+        navigation.withLock { $0.pipeline.navigator.destination != nil || $0.calibrationFit != nil }
     }
 
     /// Records the calibration in use, so a replay starts from it.
     public func recordCalibration(_ calibration: MagneticCalibration?) {
         isCalibrated = calibration != nil
-        if let calibration { _ = handle(.calibration(calibration)) }
+        if let calibration { handle(.calibration(calibration)) }
     }
 
     /// Restores the saved destination and mute state at startup.
     public func restore() async {
-        await applyMute()
+        applyMute()
         if let destination = saved.destination {
             logger.info("destination restored", ["destination": destination.description])
             destinationChanged(destination.coordinate)
-            await perform(handle(.destination(destination.coordinate, name: destination.name)))
+            handle(.destination(destination.coordinate, name: destination.name))
         }
     }
 
-    /// One IMU sample.
-    public func imu(_ sample: IMUSample) async {
-        calibrationFit?.add(sample.magneticMicrotesla)
-        await perform(handle(.imu(sample)))
+    /// One IMU sample; any thread.
+    public nonisolated func sample(_ sample: IMUSample) { handle(.imu(sample)) }
+
+    /// One fix; any thread.
+    public nonisolated func fix(_ fix: Fix) { handle(.fix(fix)) }
+
+    /// Time passing: stale fixes, repeated warnings; any thread.
+    public nonisolated func tick() {
+        navigation.withLock { navigation in
+            let actions = navigation.pipeline.tick(at: (ContinuousClock.now - start).seconds)
+            perform(actions, state: navigation.pipeline.navigator.state)
+        }
     }
-
-    /// One fix.
-    public func fix(_ fix: Fix) async {
-        await perform(handle(.fix(fix)))
-    }
-
-    /// Time passing.
-    public func tick() async { await perform(pipeline.tick(at: now)) }
-
-    /// The navigator's state, for systemd's STATUS= line.
-    public var stateName: String { pipeline.navigator.state.rawValue }
 
     /// Gives the pipeline the effective mute state when it changes: the wearer's choice, or
     /// paused while they turn the device to calibrate (the heading means nothing then).
-    private func applyMute() async {
-        let muted = saved.muted || calibrationFit != nil
+    private func applyMute() {
+        let muted = saved.muted || isCollecting
         guard muted != pipelineMuted else { return }
         pipelineMuted = muted
-        await perform(handle(.muted(muted)))
+        handle(.muted(muted))
     }
 
-    private func perform(_ actions: [Navigator.Action]) async {
-        for action in actions {
-            switch action {
-            case .cue(let cue): await player.setCue(cue)
-            case .play(let pattern): await player.play(pattern)
-            }
-        }
-    }
+    /// Whether a calibration is collecting samples.
+    private var isCollecting: Bool { navigation.withLock { $0.calibrationFit != nil } }
 
     // MARK: - ControlHandler
 
@@ -115,7 +152,7 @@ public actor DaemonCore: ControlHandler {
         saved.destination = destination
         saved.recent.record(destination)
         destinationChanged(coordinate)
-        await perform(handle(.destination(coordinate, name: name)))
+        handle(.destination(coordinate, name: name))
         logger.info("destination set", ["destination": destination.description])
         do throws(StateStoreError) {
             try store.save(destination: destination)
@@ -141,7 +178,7 @@ public actor DaemonCore: ControlHandler {
     public func clear() async -> Result<Void, ControlError> {
         saved.destination = nil
         destinationChanged(nil)
-        await perform(handle(.destination(nil, name: nil)))
+        handle(.destination(nil, name: nil))
         do throws(StateStoreError) {
             try store.save(destination: nil)
         } catch {
@@ -152,13 +189,15 @@ public actor DaemonCore: ControlHandler {
     }
 
     public func status() async -> StatusReport {
-        let navigator = pipeline.navigator
-        let fix = pipeline.fix.map {
+        let (navigator, pipelineFix, lastHeading) = navigation.withLock {
+            ($0.pipeline.navigator, $0.pipeline.fix, $0.pipeline.lastHeading)
+        }
+        let fix = pipelineFix.map {
             StatusReport.Fix(
                 time: $0.time?.iso8601, mode: $0.mode.rawValue, latitude: $0.coordinate?.latitudeDegrees,
                 longitude: $0.coordinate?.longitudeDegrees, horizontalErrorMeters: $0.horizontalErrorMeters)
         }
-        let heading = pipeline.lastHeading.map {
+        let heading = lastHeading.map {
             StatusReport.Heading(
                 trueDegrees: $0.trueDegrees, magneticDegrees: $0.magneticDegrees, declinationDegrees: $0.declinationDegrees,
                 isReliable: $0.isReliable)
@@ -180,7 +219,7 @@ public actor DaemonCore: ControlHandler {
 
     public func mute(_ on: Bool) async -> Result<Void, ControlError> {
         saved.muted = on
-        await applyMute()
+        applyMute()
         logger.info(on ? "muted" : "unmuted")
         do throws(StateStoreError) {
             try store.save(muted: on)
@@ -195,7 +234,7 @@ public actor DaemonCore: ControlHandler {
         guard let haptic = HapticPattern(rawValue: pattern.rawValue) else {
             return .failure(ControlError(.internal, "pattern \(pattern.rawValue) has no rendering"))
         }
-        await player.play(haptic)
+        player.deliver(pattern: haptic)
         return .success(())
     }
 
@@ -206,28 +245,28 @@ public actor DaemonCore: ControlHandler {
         case .status:
             return .success(calibrationReport())
         case .start:
-            guard calibrationFit == nil else {
+            guard !isCollecting else {
                 return .success(calibrationReport(message: "already collecting; keep turning, then finish"))
             }
-            calibrationFit = CalibrationFit()
+            navigation.withLock { $0.calibrationFit = CalibrationFit() }
             calibratingChanged(true)
-            await applyMute()
+            applyMute()
             logger.info("calibration started")
             return .success(
                 calibrationReport(
                     message: "turn the device slowly through a figure-eight, every side up and down, for about 30 s; then finish"))
         case .cancel:
-            guard calibrationFit != nil else { return .failure(Self.notCalibrating) }
-            await endCalibration()
+            guard isCollecting else { return .failure(Self.notCalibrating) }
+            endCalibration()
             logger.info("calibration cancelled")
             return .success(calibrationReport(message: "cancelled; the calibration in use is unchanged"))
         case .finish:
             return await finishCalibration()
         case .reset:
-            if calibrationFit != nil { await endCalibration() }
+            if isCollecting { endCalibration() }
             saved.calibration = nil
             isCalibrated = false
-            _ = handle(.calibration(nil))
+            handle(.calibration(nil))
             logger.notice("calibration reset")
             do throws(StateStoreError) {
                 try store.save(calibration: nil)
@@ -241,8 +280,9 @@ public actor DaemonCore: ControlHandler {
     private static let notCalibrating = ControlError(.refused, "no calibration is running; start one first")
 
     private func finishCalibration() async -> Result<CalibrationReport, ControlError> {
-        guard let fit = calibrationFit else { return .failure(Self.notCalibrating) }
-        guard let referenceField = pipeline.modelFieldMicrotesla else {
+        let (collected, modelField) = navigation.withLock { ($0.calibrationFit, $0.pipeline.modelFieldMicrotesla) }
+        guard let fit = collected else { return .failure(Self.notCalibrating) }
+        guard let referenceField = modelField else {
             return .failure(
                 ControlError(
                     .refused,
@@ -259,9 +299,9 @@ public actor DaemonCore: ControlHandler {
             calibration: result.calibration, createdAt: UTCTime(seconds: Int64(time(nil))), quality: .init(result.quality))
         saved.calibration = calibration
         isCalibrated = true
-        _ = handle(.calibration(result.calibration))
-        await endCalibration()
-        await player.play(.calibrationDone)
+        handle(.calibration(result.calibration))
+        endCalibration()
+        player.deliver(pattern: .calibrationDone)
         logger.notice(
             "calibration stored",
             ["fitError": "\(result.quality.fitErrorPercent)", "coverage": "\(result.quality.coveragePercent)"])
@@ -274,15 +314,15 @@ public actor DaemonCore: ControlHandler {
         return .success(calibrationReport(message: "calibration stored and in use"))
     }
 
-    private func endCalibration() async {
-        calibrationFit = nil
+    private func endCalibration() {
+        navigation.withLock { $0.calibrationFit = nil }
         calibratingChanged(false)
-        await applyMute()
+        applyMute()
     }
 
     /// `none`, `stored` (a calibration is in use) or `running`.
     private var calibrationState: String {
-        calibrationFit != nil ? "running" : isCalibrated ? "stored" : "none"
+        isCollecting ? "running" : isCalibrated ? "stored" : "none"
     }
 
     private func calibrationReport(message: String? = nil) -> CalibrationReport {
@@ -292,8 +332,9 @@ public actor DaemonCore: ControlHandler {
                 fittedFieldMicrotesla: $0.quality.fittedFieldMicrotesla,
                 referenceFieldMicrotesla: $0.quality.referenceFieldMicrotesla, sampleCount: $0.quality.sampleCount)
         }
+        let fit = navigation.withLock { $0.calibrationFit }
         return CalibrationReport(
-            state: calibrationState, samples: calibrationFit?.count, octants: calibrationFit?.octantCounts, quality: quality,
+            state: calibrationState, samples: fit?.count, octants: fit?.octantCounts, quality: quality,
             created: saved.calibration?.createdAt.iso8601, message: message)
     }
 }

@@ -91,10 +91,18 @@ public enum WaypointDaemon {
             }
         }
         let walker = options.simulate ? WalkerBox(SimulatedWalker(position: simulatedStart, yawDegrees: 200, seed: 1)) : nil
+        let alarm = SamplingAlarm()
         let core = DaemonCore(
             pipeline: pipeline, player: player, store: store, saved: saved, logger: logger, recorder: recorder,
-            destinationChanged: { destination in walker?.walker.withLock { $0.destination = destination } },
-            calibratingChanged: { calibrating in walker?.walker.withLock { $0.isCalibrating = calibrating } })
+            destinationChanged: { destination in
+                walker?.walker.withLock { $0.destination = destination }
+                // Back to the full sampling rate at once: the first cue needs a fresh heading.
+                alarm.wake()
+            },
+            calibratingChanged: { calibrating in
+                walker?.walker.withLock { $0.isCalibrating = calibrating }
+                alarm.wake()
+            })
 
         let socketPath = options.socketPath ?? configuration.socketPath
         let listener: UnixSocketListener
@@ -113,20 +121,12 @@ public enum WaypointDaemon {
         await core.recordCalibration(calibration)
         await core.restore()
 
-        let source: any GPSFixSource
-        if let walker {
-            let receiver = SimulatedGPSReceiver(startTime: UTCTime(seconds: Int64(time(nil))), seed: 2)
-            source = SimulatedFixSource(receiver: receiver, clock: ContinuousClock()) {
-                guard walker.isGPSOn.load(ordering: .relaxed) else { return nil }
-                return walker.walker.withLock { SimulatedGPSReceiver.Truth(walker: $0) }
-            }
-        } else {
-            source = LibGPSSource(server: configuration.gpsdAddress, settings: configuration.gpsClientSettings)
-        }
-        let sampleInterval = Duration.seconds(1 / configuration.sampleRateHertz)
-        let script = parsedScript
-        let i2cBus = configuration.i2cBus
-        let imuSetting = configuration
+        let sampling = Sampling(
+            interval: .seconds(1 / configuration.sampleRateHertz), walker: walker, script: parsedScript,
+            bus: configuration.i2cBus, configuration: configuration, core: core, logger: logger, alarm: alarm,
+            notifier: notifier, watchdogInterval: notifier.watchdogInterval)
+        let source: (any GPSFixSource)? =
+            walker == nil ? LibGPSSource(server: configuration.gpsdAddress, settings: configuration.gpsClientSettings) : nil
 
         notifier.ready(status: options.simulate ? "guiding on a simulated board" : "ready")
         logger.notice("started", ["socket": socketPath, "simulate": "\(options.simulate)", "sysfs": sysfsRoot])
@@ -146,33 +146,27 @@ public enum WaypointDaemon {
                     logger.error("the control server stopped", ["error": "\(error)"])
                 }
             }
-            group.addTask {
-                for await event in source.events() {
-                    switch event {
-                    case .fix(let fix): await core.fix(fix)
-                    case .connected(let server): logger.info("gps connected", ["gps.server": "\(server)"])
-                    case .noData(let seconds): logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
-                    case .failure(let error): logger.warning("gps problem", ["error": "\(error)"])
+            if let source {
+                group.addTask {
+                    for await event in source.events() {
+                        switch event {
+                        case .fix(let fix): core.fix(fix)
+                        case .connected(let server): logger.info("gps connected", ["gps.server": "\(server)"])
+                        case .noData(let seconds): logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
+                        case .failure(let error): logger.warning("gps problem", ["error": "\(error)"])
+                        }
                     }
                 }
             }
+            // The sampling thread also pets the watchdog: it is the loop that ticks the navigator.
+            group.addTask { await sampling.run() }
+            // The state reaches systemd and the log when it changes, not on a timer.
             group.addTask {
-                await runIMU(
-                    walker: walker, script: script, interval: sampleInterval, bus: i2cBus, configuration: imuSetting, core: core,
-                    logger: logger)
-            }
-            group.addTask {
-                var lastState = ""
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(500))
-                    await core.tick()
-                    notifier.watchdog()
-                    let state = await core.stateName
-                    if state != lastState {
-                        notifier.status(state)
-                        logger.info("state", ["state": state])
-                        lastState = state
-                    }
+                notifier.status(core.state.rawValue)
+                logger.info("state", ["state": core.state.rawValue])
+                for await state in core.states {
+                    notifier.status(state.rawValue)
+                    logger.info("state", ["state": state.rawValue])
                 }
             }
             for await number in signals {
@@ -185,18 +179,126 @@ public enum WaypointDaemon {
         }
         return 0
     }
+}
 
-    /// Samples the IMU at the configured rate: the simulated board (stepping the walker), or
-    /// the chips `imu` names or detection finds on the I2C bus.
-    private static func runIMU(
-        walker: WalkerBox?, script: SimulationScript?, interval: Duration, bus number: Int, configuration: Configuration, core: DaemonCore,
-        logger: Logger
-    ) async {
+/// Wakes the sampling thread early: to stop, or to speed up when the heading starts to matter.
+/// A pipe whose read end the thread polls with its timeout, so one sleep serves both the
+/// sampling period and the wake-up (Glibc's module does not import eventfd).
+final class SamplingAlarm: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    private let stopped = Atomic(false)
+
+    /// An alarm; without a pipe (EMFILE, ENFILE) the thread sleeps its periods out and notices a
+    /// stop within one period.
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            }
+        }
+        (readEnd, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+
+    /// Whether `stop()` was called.
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Ends the sleep under way, or the next one. Corresponds to `write`; EAGAIN (the pipe is
+    /// full) means a wake is pending anyway.
+    func wake() {
+        guard writeEnd >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Asks the thread to end, and wakes it.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        wake()
+    }
+
+    /// Sleeps until `deadline` or a wake, whichever comes first. Corresponds to `poll`.
+    /// - Returns: true when woken early.
+    func sleep(until deadline: ContinuousClock.Instant) -> Bool {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return false }
+        let (seconds, attoseconds) = left.components
+        // Rounded up: waking a little late keeps the absolute schedule; waking early would spin.
+        let milliseconds = Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, 3_600_000))
+        var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        guard poll(&request, 1, milliseconds) > 0 else { return false }
+        var drain: (UInt64, UInt64) = (0, 0)
+        _ = withUnsafeMutableBytes(of: &drain) { read(readEnd, $0.baseAddress, $0.count) }
+        return true
+    }
+}
+
+/// The sensor loop on a thread of its own: polls the IMU at the configured rate while the
+/// heading matters (a destination is set or a calibration is collecting), once a second
+/// otherwise, and hands each sample to the core synchronously. On a simulated board it also
+/// steps the simulated world (walker, chips, GPS receiver, scripted events) on the same
+/// schedule, so the whole simulation costs one wake-up per sample.
+///
+/// Why a thread: a Swift task that sleeps 50 times a second wakes a timer thread and a worker
+/// thread each time and hops between actors; this thread wakes once per sample and allocates
+/// nothing of its own in steady state.
+struct Sampling: Sendable {
+    /// How often to sample while idle (no destination, no calibration). The heading in
+    /// `status` is then at most this old; a heading filter with a time step this long converges
+    /// on each sample (its gains are clamped to 1).
+    static let idleInterval = Duration.seconds(1)
+    /// A simulated receiver reports once a second.
+    static let simulatedFixInterval = 1.0
+
+    let interval: Duration
+    let walker: WalkerBox?
+    let script: SimulationScript?
+    let bus: Int
+    let configuration: Configuration
+    let core: DaemonCore
+    let logger: Logger
+    let alarm: SamplingAlarm
+    let notifier: SystemdNotifier
+    /// systemd's watchdog interval (`WatchdogSec=`), nil when it is off. The thread pets it at
+    /// half the interval, from the loop that ticks the navigator, so a hung loop (or a core lock
+    /// that is never released) gets the daemon restarted with the motor off. No timer of its
+    /// own: it rides on the sampling wake-ups.
+    let watchdogInterval: Duration?
+
+    /// Runs the thread until the task is cancelled.
+    func run() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                do throws(Errno) {
+                    try BlockingThread.start {
+                        loop()
+                        finished.resume()
+                    }
+                } catch {
+                    logger.error("cannot start the sampling thread", ["error": "\(error)"])
+                    finished.resume()
+                }
+            }
+        } onCancel: {
+            alarm.stop()
+        }
+    }
+
+    /// Opens the IMU (or the simulated board) and samples until stopped.
+    private func loop() {
         let reader: IMUReader
         var board: SimulatedBoard?
         if walker != nil {
             let physics = SensorPhysics(
-                latitudeDegrees: simulatedStart.latitudeDegrees, longitudeDegrees: simulatedStart.longitudeDegrees,
+                latitudeDegrees: WaypointDaemon.simulatedStart.latitudeDegrees,
+                longitudeDegrees: WaypointDaemon.simulatedStart.longitudeDegrees,
                 decimalYear: UTCTime(seconds: Int64(time(nil))).decimalYear, seed: 3)
             let simulated = SimulatedBoard(physics: physics)
             board = simulated
@@ -207,49 +309,102 @@ public enum WaypointDaemon {
                 return
             }
         } else {
-            let bus = LinuxI2CBus(number: number)
-            let detected = IMUDetector(bus: bus).detect()
+            let linuxBus = LinuxI2CBus(number: bus)
+            let detected = IMUDetector(bus: linuxBus).detect()
             guard let selection = configuration.imuSelection(detected: detected.selection) else {
-                logger.error("no usable IMU found", ["i2c.bus": "\(number)", "report": detected.report])
+                logger.error("no usable IMU found", ["i2c.bus": "\(bus)", "report": detected.report])
                 return
             }
             do throws(I2CError) {
-                reader = try IMUReader(selection: selection, bus: bus)
+                reader = try IMUReader(selection: selection, bus: linuxBus)
             } catch {
                 logger.error("cannot open the IMU", ["error": "\(error)"])
                 return
             }
         }
-        let seconds = interval.seconds
-        let clock = ContinuousClock()
-        var deadline = clock.now
-        var elapsedSeconds = 0.0
-        while !Task.isCancelled {
-            if let walker, let board {
-                for event in script?.events(after: elapsedSeconds, through: elapsedSeconds + seconds) ?? [] {
+        var world = walker.map { SimulatedWorld(walker: $0, script: script, stepSeconds: interval.seconds, logger: logger) }
+        if world != nil { logger.info("gps connected", ["gps.server": "simulated"]) }
+
+        // Idle, sample at least as often as the watchdog needs petting.
+        let idleInterval = watchdogInterval.map { min(Self.idleInterval, $0 / 2) } ?? Self.idleInterval
+        var deadline = ContinuousClock.now
+        var nextPet = deadline
+        while !alarm.isStopped {
+            if let board { world?.advance(to: ContinuousClock.now, board: board, core: core) }
+            switch reader.read() {
+            case .sample(let sample): core.sample(sample)
+            case .noNewSample: core.tick()
+            case .deviceFault(let fault):
+                logger.warning("imu fault", ["fault": "\(fault)"])
+                core.tick()
+            }
+            let now = ContinuousClock.now
+            if let watchdogInterval, now >= nextPet {
+                notifier.watchdog()
+                nextPet = now.advanced(by: watchdogInterval / 2)
+            }
+            let period = core.needsHeading ? interval : idleInterval
+            deadline = deadline.advanced(by: period)
+            // Behind (the machine was suspended, or the pace just slowed): start afresh from now.
+            if deadline < now || deadline > now.advanced(by: period) { deadline = now.advanced(by: period) }
+            if alarm.sleep(until: deadline) { deadline = ContinuousClock.now }
+        }
+    }
+}
+
+/// The simulated world on the sampling thread: the walker moves in steps of the sampling
+/// interval (however long the thread slept), scripted events fire on time, and the simulated
+/// receiver reports a fix once a second, as gpsd would.
+private struct SimulatedWorld {
+    let walker: WalkerBox
+    let script: SimulationScript?
+    let stepSeconds: Double
+    let logger: Logger
+    var receiver = SimulatedGPSReceiver(startTime: UTCTime(seconds: Int64(time(nil))), seed: 2)
+    let start = ContinuousClock.now
+    /// Simulated time the walker has reached, seconds since start.
+    var elapsedSeconds = 0.0
+    /// When the next fix is due, seconds since start: the first at once.
+    var nextFixSeconds = 0.0
+
+    init(walker: WalkerBox, script: SimulationScript?, stepSeconds: Double, logger: Logger) {
+        self.walker = walker
+        self.script = script
+        self.stepSeconds = stepSeconds
+        self.logger = logger
+    }
+
+    mutating func advance(to now: ContinuousClock.Instant, board: SimulatedBoard, core: DaemonCore) {
+        let target = (now - start).seconds
+        while true {
+            if elapsedSeconds >= nextFixSeconds {
+                nextFixSeconds += Sampling.simulatedFixInterval
+                if walker.isGPSOn.load(ordering: .relaxed) {
+                    core.fix(receiver.nextFix(truth: walker.walker.withLock { SimulatedGPSReceiver.Truth(walker: $0) }))
+                } else {
+                    receiver.skipEpoch()
+                }
+            }
+            // Steps of the sampling interval up to now, the last one rounded to the nearest.
+            guard elapsedSeconds + stepSeconds <= target + stepSeconds / 2 else { break }
+            if let script {
+                for event in script.events(after: elapsedSeconds, through: elapsedSeconds + stepSeconds) {
                     logger.notice("simulation", ["event": "\(event)"])
                     switch event {
                     case .gps(let on): walker.isGPSOn.store(on, ordering: .relaxed)
                     case .magnet(let microtesla): board.physics.hardIronMicrotesla = Vector3(0, 0, microtesla)
                     }
                 }
-                elapsedSeconds += seconds
-                let (attitude, acceleration, yawRate) = walker.walker.withLock { walker in
-                    walker.step(seconds: seconds)
-                    return (walker.attitude, walker.linearAccelerationG, walker.yawRateDegreesPerSecond)
-                }
-                board.update(
-                    attitude: attitude, linearAccelerationG: acceleration,
-                    bodyRatesDegreesPerSecond: attitude.toBody(Vector3(0, 0, yawRate)))
             }
-            switch reader.read() {
-            case .sample(let sample): await core.imu(sample)
-            case .noNewSample: break
-            case .deviceFault(let fault): logger.warning("imu fault", ["fault": "\(fault)"])
-            }
-            deadline = deadline.advanced(by: interval)
-            try? await clock.sleep(until: deadline)
+            elapsedSeconds += stepSeconds
+            walker.walker.withLock { $0.step(seconds: stepSeconds) }
         }
+        let (attitude, acceleration, yawRate) = walker.walker.withLock { walker in
+            (walker.attitude, walker.linearAccelerationG, walker.yawRateDegreesPerSecond)
+        }
+        board.update(
+            attitude: attitude, linearAccelerationG: acceleration,
+            bodyRatesDegreesPerSecond: attitude.toBody(Vector3(0, 0, yawRate)))
     }
 }
 

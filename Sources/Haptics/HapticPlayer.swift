@@ -1,51 +1,83 @@
 import Guidance
+import Synchronization
 
 /// Drives the motor: repeats the pulse of the current cue, falls back to a heartbeat after a
 /// long time on target, plays patterns ahead of the cue, and sleeps between edges (it never
 /// polls). Whatever ends `run()` (cancellation, an error), the motor is left off.
+///
+/// Cues and patterns arrive in a mailbox that any thread can post to without waiting
+/// (``deliver(cue:)``, ``deliver(pattern:)``): the sampling thread changes the cue up to 50
+/// times a second, and that must neither hop onto this actor nor wake the player, which reads
+/// the newest cue when its current pulse ends.
 public actor HapticPlayer<C: Clock> where C.Duration == Duration {
+    /// What the player is asked to do, shared with the threads that ask.
+    private struct Mailbox {
+        var cue: HapticCue?
+        var queue: [HapticPattern] = []
+        var onTargetSince: C.Instant?
+        /// The cue pulse under way. It is cut short when the cue falls silent or a pattern is
+        /// queued: a warning must not wait, and a buzz that no longer means "this way" must stop.
+        var cuePulse: Task<Void, any Error>?
+    }
+
+    /// Patterns queued at once before the queue's storage grows (it is reserved up front so
+    /// that queueing a pattern does not allocate).
+    private static var queueCapacity: Int { 8 }
+
     private let channel: any PWMChannel
     private let renderer: ERMRenderer
     private let clock: C
-    private var cue: HapticCue?
-    private var queue: [HapticPattern] = []
-    private var onTargetSince: C.Instant?
+    private let mailbox: Mutex<Mailbox>
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
     /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
     public private(set) var duty = 0.0
     /// The pattern playing now, if one is.
     public private(set) var pattern: HapticPattern?
-    /// The cue pulse under way. It is cut short when the cue falls silent or a pattern is
-    /// queued: a warning must not wait, and a buzz that no longer means "this way" must stop.
-    private var cuePulse: Task<Void, any Error>?
 
     /// A player for a channel; nothing is driven until `run()`.
     public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
         self.channel = channel
         renderer = ERMRenderer(settings: settings)
         self.clock = clock
+        var mailbox = Mailbox()
+        mailbox.queue.reserveCapacity(Self.queueCapacity)
+        self.mailbox = Mutex(mailbox)
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// What to feel from the next pulse on. A pulse under way is finished first, unless the cue
     /// is nil (silence): then the motor stops at once.
-    public func setCue(_ newCue: HapticCue?) {
-        if newCue?.isOnTarget == true {
-            if onTargetSince == nil { onTargetSince = clock.now }
-        } else {
-            onTargetSince = nil
-        }
-        cue = newCue
-        if newCue == nil { cuePulse?.cancel() }
-        changed.yield()
-    }
+    public func setCue(_ newCue: HapticCue?) { deliver(cue: newCue) }
 
     /// Plays a pattern ahead of the cue: a cue pulse under way stops at once, a pattern under
     /// way is finished first.
-    public func play(_ pattern: HapticPattern) {
-        queue.append(pattern)
-        cuePulse?.cancel()
+    public func play(_ pattern: HapticPattern) { deliver(pattern: pattern) }
+
+    /// ``setCue(_:)`` from any thread, without waiting. The player is woken only when it has
+    /// nothing to do (no cue, no pattern) or the motor must stop at once (a nil cue).
+    public nonisolated func deliver(cue newCue: HapticCue?) {
+        let now = clock.now
+        let wake = mailbox.withLock { mailbox in
+            let wasSilent = mailbox.cue == nil
+            if newCue?.isOnTarget == true {
+                if mailbox.onTargetSince == nil { mailbox.onTargetSince = now }
+            } else {
+                mailbox.onTargetSince = nil
+            }
+            mailbox.cue = newCue
+            if newCue == nil { mailbox.cuePulse?.cancel() }
+            return wasSilent != (newCue == nil)
+        }
+        if wake { changed.yield() }
+    }
+
+    /// ``play(_:)`` from any thread, without waiting.
+    public nonisolated func deliver(pattern: HapticPattern) {
+        mailbox.withLock { mailbox in
+            mailbox.queue.append(pattern)
+            mailbox.cuePulse?.cancel()
+        }
         changed.yield()
     }
 
@@ -71,8 +103,10 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private func loop() async throws {
         var wakeups = changes.makeAsyncIterator()
         while !Task.isCancelled {
-            if !queue.isEmpty {
-                let next = queue.removeFirst()
+            let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
+                (mailbox.queue.isEmpty ? nil : mailbox.queue.removeFirst(), mailbox.cue, mailbox.onTargetSince)
+            }
+            if let next {
                 pattern = next
                 defer { pattern = nil }
                 try await perform(renderer.timeline(for: next))
@@ -89,8 +123,13 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     /// short; a cut pulse leaves the motor off.
     private func performInterruptibly(_ timeline: DutyTimeline) async throws {
         let pulse = Task { try await perform(timeline) }
-        cuePulse = pulse
-        defer { cuePulse = nil }
+        // A silence or a pattern that came while the pulse was being set up cuts it at once.
+        let cutAlready = mailbox.withLock { mailbox in
+            mailbox.cuePulse = pulse
+            return mailbox.cue == nil || !mailbox.queue.isEmpty
+        }
+        if cutAlready { pulse.cancel() }
+        defer { mailbox.withLock { $0.cuePulse = nil } }
         do {
             try await withTaskCancellationHandler {
                 try await pulse.value
