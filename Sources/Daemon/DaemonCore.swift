@@ -189,8 +189,8 @@ public actor DaemonCore: ControlHandler {
     }
 
     public func status() async -> StatusReport {
-        let (navigator, pipelineFix, lastHeading) = navigation.withLock {
-            ($0.pipeline.navigator, $0.pipeline.fix, $0.pipeline.lastHeading)
+        let (navigator, pipelineFix, lastHeading, courseBiasDegrees) = navigation.withLock {
+            ($0.pipeline.navigator, $0.pipeline.fix, $0.pipeline.lastHeading, $0.pipeline.courseBiasDegrees)
         }
         let fix = pipelineFix.map {
             StatusReport.Fix(
@@ -200,7 +200,7 @@ public actor DaemonCore: ControlHandler {
         let heading = lastHeading.map {
             StatusReport.Heading(
                 trueDegrees: $0.trueDegrees, magneticDegrees: $0.magneticDegrees, declinationDegrees: $0.declinationDegrees,
-                isReliable: $0.isReliable)
+                isReliable: $0.isReliable, biasDegrees: courseBiasDegrees)
         } ?? StatusReport.Heading()
         let destination = saved.destination.map {
             DestinationReport(latitude: $0.coordinate.latitudeDegrees, longitude: $0.coordinate.longitudeDegrees, name: $0.name)
