@@ -80,7 +80,7 @@ public actor DaemonCore: ControlHandler {
         }
     }
 
-    private nonisolated func perform(_ actions: [Navigator.Action], state: Navigator.State) {
+    private nonisolated func perform(_ actions: Navigator.Actions, state: Navigator.State) {
         for action in actions {
             switch action {
             case .cue(let cue): player.deliver(cue: cue)

@@ -56,7 +56,7 @@ public struct NavigationPipeline: Sendable {
     }
 
     /// Takes one event; returns the navigator's actions, and an output for each IMU sample.
-    public mutating func handle(_ event: RecordingEvent) -> (actions: [Navigator.Action], output: Output?) {
+    public mutating func handle(_ event: RecordingEvent) -> (actions: Navigator.Actions, output: Output?) {
         switch event.kind {
         case .calibration(let calibration):
             estimator.calibration = calibration
@@ -97,7 +97,7 @@ public struct NavigationPipeline: Sendable {
     }
 
     /// Time passing without events: stale fixes, repeated warnings.
-    public mutating func tick(at seconds: Double) -> [Navigator.Action] { navigator.tick(at: seconds) }
+    public mutating func tick(at seconds: Double) -> Navigator.Actions { navigator.tick(at: seconds) }
 
     /// The correction the course assist adds to the compass heading, degrees.
     public var courseBiasDegrees: Double { courseAssist.biasDegrees }

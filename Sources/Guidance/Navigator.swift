@@ -93,19 +93,19 @@ public struct Navigator: Sendable {
     // MARK: - Commands
 
     /// Sets a destination: plays the accepted pattern and starts guiding when it can.
-    public mutating func setDestination(_ coordinate: Coordinate, at seconds: Double) -> [Action] {
+    public mutating func setDestination(_ coordinate: Coordinate, at seconds: Double) -> Actions {
         destination = coordinate
         refreshPath()
         arrivalCount = 0
         wasGuiding = false
         lastWarningSeconds = nil
-        var actions = isMuted ? [] : [Action.play(.destinationAccepted)]
+        var actions: Actions = isMuted ? [] : [.play(.destinationAccepted)]
         actions += update(at: seconds)
         return actions
     }
 
     /// Clears the destination: silence.
-    public mutating func clearDestination(at seconds: Double) -> [Action] {
+    public mutating func clearDestination(at seconds: Double) -> Actions {
         destination = nil
         path = nil
         course = nil
@@ -113,7 +113,7 @@ public struct Navigator: Sendable {
     }
 
     /// Mutes or unmutes the motor.
-    public mutating func setMuted(_ muted: Bool, at seconds: Double) -> [Action] {
+    public mutating func setMuted(_ muted: Bool, at seconds: Double) -> Actions {
         isMuted = muted
         cue = nil
         return update(at: seconds, forceCue: true)
@@ -122,11 +122,11 @@ public struct Navigator: Sendable {
     // MARK: - Events
 
     /// A fix from the GPS.
-    public mutating func receive(_ newFix: Fix, at seconds: Double) -> [Action] {
+    public mutating func receive(_ newFix: Fix, at seconds: Double) -> Actions {
         fix = newFix
         fixSeconds = seconds
         refreshPath()
-        var actions: [Action] = []
+        var actions = Actions()
         if let path, usableFix(at: seconds) != nil {
             let radius = max(settings.arrivalRadiusMeters, 2 * (newFix.horizontalErrorMeters ?? 0))
             arrivalCount = path.distanceMeters <= radius ? arrivalCount + 1 : 0
@@ -136,14 +136,14 @@ public struct Navigator: Sendable {
     }
 
     /// A heading estimate from the compass (one per IMU sample).
-    public mutating func receive(_ estimate: HeadingEstimate, at seconds: Double) -> [Action] {
+    public mutating func receive(_ estimate: HeadingEstimate, at seconds: Double) -> Actions {
         headingReliable = estimate.isReliable
         headingDegrees = estimate.trueDegrees
         return update(at: seconds)
     }
 
     /// Time passing: stale fixes, repeated warnings.
-    public mutating func tick(at seconds: Double) -> [Action] { update(at: seconds) }
+    public mutating func tick(at seconds: Double) -> Actions { update(at: seconds) }
 
     // MARK: - The machine
 
@@ -163,8 +163,8 @@ public struct Navigator: Sendable {
             latitude2Degrees: destination.latitudeDegrees, longitude2Degrees: destination.longitudeDegrees)
     }
 
-    private mutating func update(at seconds: Double, forceCue: Bool = false) -> [Action] {
-        var actions: [Action] = []
+    private mutating func update(at seconds: Double, forceCue: Bool = false) -> Actions {
+        var actions = Actions()
         let previous = state
         var newCue: HapticCue?
         if destination != nil {
@@ -208,7 +208,7 @@ public struct Navigator: Sendable {
         }
         if newCue != cue || forceCue || state != previous {
             cue = newCue
-            actions.insert(.cue(newCue), at: 0)
+            actions.prepend(.cue(newCue))
         }
         return actions
     }

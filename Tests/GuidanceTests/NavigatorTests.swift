@@ -23,11 +23,11 @@ struct NavigatorTests {
             inclinationDegrees: 64, interferenceScore: 0, problem: reliable ? nil : .interference)
     }
 
-    static func cues(_ actions: [Navigator.Action]) -> [HapticCue?] {
+    static func cues(_ actions: some Sequence<Navigator.Action>) -> [HapticCue?] {
         actions.compactMap { if case .cue(let cue) = $0 { cue } else { nil } }
     }
 
-    static func patterns(_ actions: [Navigator.Action]) -> [HapticPattern] {
+    static func patterns(_ actions: some Sequence<Navigator.Action>) -> [HapticPattern] {
         actions.compactMap { if case .play(let pattern) = $0 { pattern } else { nil } }
     }
 

@@ -1,0 +1,57 @@
+extension Navigator {
+    /// What one event asks of the daemon, in order: at most ``capacity`` actions, stored inline
+    /// so the 50 Hz sample path allocates nothing (an `Array` would allocate for every cue).
+    public struct Actions: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
+        /// The most actions one event produces: a pattern for a new destination, the cue, and
+        /// an arrival or warning pattern.
+        public static let capacity = 3
+
+        private var first: Action?
+        private var second: Action?
+        private var third: Action?
+        /// How many actions there are.
+        public private(set) var count = 0
+
+        /// No actions.
+        public init() {}
+
+        public init(arrayLiteral actions: Action...) {
+            for action in actions { append(action) }
+        }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(position: Int) -> Action {
+            precondition(position >= 0 && position < count, "action index out of range")
+            switch position {
+            case 0: return first!
+            case 1: return second!
+            default: return third!
+            }
+        }
+
+        /// Adds an action at the end.
+        public mutating func append(_ action: Action) {
+            switch count {
+            case 0: first = action
+            case 1: second = action
+            case 2: third = action
+            default: preconditionFailure("more than \(Self.capacity) actions for one event")
+            }
+            count += 1
+        }
+
+        /// Adds an action at the front.
+        public mutating func prepend(_ action: Action) {
+            let rest = self
+            self = [action]
+            self += rest
+        }
+
+        /// Appends every action of `other`.
+        public static func += (actions: inout Actions, other: Actions) {
+            for action in other { actions.append(action) }
+        }
+    }
+}
