@@ -34,8 +34,10 @@ public struct MotorSettings: Sendable, Hashable {
     public var longestRampUp: Duration = .milliseconds(120)
     /// See `longestRampUp`.
     public var longestRampDown: Duration = .milliseconds(80)
-    /// Ramps move in steps this long. Default 5 ms.
-    public var rampStep: Duration = .milliseconds(5)
+    /// Ramps move in steps this long. Default 20 ms: a coin ERM takes about 116 ms to spin up
+    /// (reference/haptics.md §2), so its rotor smooths 20 ms steps into a ramp, and each step
+    /// is a wakeup and a sysfs write the battery pays for.
+    public var rampStep: Duration = .milliseconds(20)
     /// After this long continuously on target, fall back to a heartbeat. Default 10 s.
     public var heartbeatAfter: Duration = .seconds(10)
     /// One pulse this often while in heartbeat. Default 2.5 s.

@@ -65,7 +65,8 @@ struct ERMRendererTests {
         #expect(sharp.steps.first?.offset == .zero)
         let soft = Self.renderer.pulse(for: HapticCue(intensity: 1, sharpness: 0))
         #expect(soft.steps.first?.duty == Self.settings.startDuty)
-        #expect(soft.steps.count > 10, "ramps are made of 5 ms steps")
+        let rampSteps = Int(Self.settings.longestRampUp / Self.settings.rampStep + Self.settings.longestRampDown / Self.settings.rampStep)
+        #expect(soft.steps.count >= rampSteps, "ramps are made of steps of \(Self.settings.rampStep)")
         #expect(soft.rhythm[0].on == .milliseconds(350) && soft.rhythm[0].off == .milliseconds(150))
     }
 
