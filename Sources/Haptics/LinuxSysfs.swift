@@ -29,19 +29,57 @@ public struct LinuxSysfs: SysfsFileSystem {
     }
 
     public func write(_ value: String, to path: String) throws(SysfsError) {
-        // O_TRUNC matters for ordinary files (tests, simulation); sysfs ignores it.
-        let descriptor = open(full(path), O_WRONLY | O_CLOEXEC | O_TRUNC)
-        guard descriptor >= 0 else { throw SysfsError(path: path, errno: errno) }
         let bytes = Array((value + "\n").utf8)
+        let result = full(path).withCString { fullPath in
+            bytes.withUnsafeBytes { Self.writeWhole(path: UnsafeRawPointer(fullPath).assumingMemoryBound(to: UInt8.self), $0) }
+        }
+        guard result == 0 else { throw SysfsError(path: path, errno: result) }
+    }
+
+    /// open, one write, close: the one place these calls are made.
+    /// - Returns: 0, or the errno of the step that failed.
+    private static func writeWhole(path: UnsafePointer<UInt8>, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        // O_TRUNC matters for ordinary files (tests, simulation); sysfs ignores it.
+        let descriptor = path.withMemoryRebound(to: CChar.self, capacity: 1) { open($0, O_WRONLY | O_CLOEXEC | O_TRUNC) }
+        guard descriptor >= 0 else { return errno }
         var written = 0
         repeat {
-            written = Glibc.write(descriptor, bytes, bytes.count)
+            written = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
         } while written < 0 && errno == EINTR
         let writeErrno = errno
         // sysfs reports some errors only at close.
         let closed = close(descriptor)
-        guard written == bytes.count else { throw SysfsError(path: path, errno: written < 0 ? writeErrno : EIO) }
-        guard closed == 0 else { throw SysfsError(path: path, errno: errno) }
+        guard written == bytes.count else { return written < 0 ? writeErrno : EIO }
+        return closed == 0 ? 0 : errno
+    }
+
+    /// Without a heap allocation: the path and the digits are put together on the stack.
+    public func write(_ value: UInt64, to path: String) throws(SysfsError) {
+        var root = root
+        var path = path
+        let result: Int32 = root.withUTF8 { rootBytes in
+            path.withUTF8 { pathBytes in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rootBytes.count + pathBytes.count + 1) { fullPath in
+                    _ = fullPath.initialize(fromContentsOf: rootBytes)
+                    _ = fullPath[rootBytes.count...].initialize(fromContentsOf: pathBytes)
+                    fullPath[rootBytes.count + pathBytes.count] = 0
+                    // 20 digits hold any UInt64, plus the newline.
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
+                        var start = 20
+                        digits[20] = UInt8(ascii: "\n")
+                        var rest = value
+                        repeat {
+                            start -= 1
+                            digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                            rest /= 10
+                        } while rest > 0
+                        return Self.writeWhole(
+                            path: fullPath.baseAddress!, UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
+                    }
+                }
+            }
+        }
+        guard result == 0 else { throw SysfsError(path: path, errno: result) }
     }
 
     public func exists(_ path: String) -> Bool { access(full(path), F_OK) == 0 }

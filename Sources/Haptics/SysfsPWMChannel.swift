@@ -44,6 +44,8 @@ public final class SysfsPWMChannel: PWMChannel {
     public let periodNanoseconds: UInt64
     /// `pwmchipN/pwmM`, relative to the sysfs root.
     public let channelDirectory: String
+    /// `channelDirectory/duty_cycle`.
+    private let dutyCyclePath: String
     private let fileSystem: any SysfsFileSystem
     private let chipDirectory: String
     private let channel: Int
@@ -69,6 +71,7 @@ public final class SysfsPWMChannel: PWMChannel {
         let channelDirectory = chipDirectory + "/pwm\(channel)"
         self.chipDirectory = chipDirectory
         self.channelDirectory = channelDirectory
+        dutyCyclePath = channelDirectory + "/duty_cycle"
 
         let countText = try Self.attempt("read the channel count") { () throws(SysfsError) in
             try fileSystem.read(chipDirectory + "/npwm")
@@ -117,7 +120,11 @@ public final class SysfsPWMChannel: PWMChannel {
 
     public func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
         do throws(PWMError) {
-            try write(String(min(nanoseconds, periodNanoseconds)), "duty_cycle", action: "set the duty cycle")
+            // The path is made once, and the number is written without text: this runs at every
+            // edge of every pulse and must not allocate.
+            try Self.attempt("set the duty cycle") { () throws(SysfsError) in
+                try fileSystem.write(min(nanoseconds, periodNanoseconds), to: dutyCyclePath)
+            }
         } catch {
             // Whatever the motor is doing now was not asked for: stop it. The write that failed
             // is the error to report; a second failure while stopping adds nothing to it.
