@@ -17,7 +17,8 @@ extension StatusReport: Decodable {
             errorDegrees: try container.decodeIfPresent(Double.self, forKey: .error),
             haptic: try container.decodeIfPresent(Haptic.self, forKey: .haptic) ?? Haptic(),
             calibration: try container.decodeIfPresent(String.self, forKey: .calibration),
-            isMuted: try container.decodeIfPresent(Bool.self, forKey: .muted))
+            isMuted: try container.decodeIfPresent(Bool.self, forKey: .muted),
+            problems: try container.decodeIfPresent([String].self, forKey: .problems) ?? [])
     }
 }
 

@@ -96,12 +96,15 @@ public struct StatusReport: Sendable, Hashable {
     public var calibration: String?
     /// `muted`: whether guidance vibration is muted.
     public var isMuted: Bool?
+    /// `problems`: what went wrong that the wearer's helper should know, one sentence each,
+    /// e.g. a state file found corrupt at start and set aside; empty when nothing did.
+    public var problems: [String]
 
     /// A report from its parts; everything but the state unknown by default.
     public init(
         state: String, fix: Fix? = nil, heading: Heading = Heading(), destination: DestinationReport? = nil,
         bearingDegrees: Double? = nil, distanceMeters: Double? = nil, errorDegrees: Double? = nil,
-        haptic: Haptic = Haptic(), calibration: String? = nil, isMuted: Bool? = nil
+        haptic: Haptic = Haptic(), calibration: String? = nil, isMuted: Bool? = nil, problems: [String] = []
     ) {
         self.state = state
         self.fix = fix
@@ -113,13 +116,14 @@ public struct StatusReport: Sendable, Hashable {
         self.haptic = haptic
         self.calibration = calibration
         self.isMuted = isMuted
+        self.problems = problems
     }
 }
 
 extension StatusReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
-        case calibration, muted
+        case calibration, muted, problems
     }
 
     /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
@@ -136,6 +140,7 @@ extension StatusReport: Encodable {
         try container.encode(haptic, forKey: .haptic)
         try container.encode(calibration, forKey: .calibration)
         try container.encode(isMuted, forKey: .muted)
+        try container.encode(problems, forKey: .problems)
     }
 }
 

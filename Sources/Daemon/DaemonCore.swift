@@ -32,6 +32,8 @@ public actor DaemonCore: ControlHandler {
     private let destinationChanged: @Sendable (Coordinate?) -> Void
     private let calibratingChanged: @Sendable (Bool) -> Void
     private let recorder: Recorder?
+    /// What went wrong at start (a state file set aside), for `status`.
+    private let problems: [String]
     /// The navigator's state after the latest event, readable without the lock (for the
     /// sampling rate and systemd's STATUS= line).
     private let currentState = Atomic<UInt8>(0)
@@ -52,9 +54,11 @@ public actor DaemonCore: ControlHandler {
     ///     tumbles the device meanwhile).
     public init(
         pipeline: NavigationPipeline, player: HapticPlayer<ContinuousClock>, store: StateStore, saved: PersistentState,
-        logger: Logger, recorder: Recorder? = nil, destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in },
+        logger: Logger, recorder: Recorder? = nil, problems: [String] = [],
+        destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in },
         calibratingChanged: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
+        self.problems = problems
         self.recorder = recorder
         self.calibratingChanged = calibratingChanged
         navigation = Mutex(Navigation(pipeline: pipeline))
@@ -212,7 +216,7 @@ public actor DaemonCore: ControlHandler {
             haptic: StatusReport.Haptic(
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: await player.duty,
                 pattern: await player.pattern?.rawValue),
-            calibration: calibrationState, isMuted: saved.muted)
+            calibration: calibrationState, isMuted: saved.muted, problems: problems)
     }
 
     public func recent() async -> [SavedDestination] { Array(saved.recent) }

@@ -32,6 +32,10 @@ public enum WaypointDaemon {
     /// Where the simulated wearer starts: the Champ de Mars, Paris.
     static let simulatedStart = Coordinate(uncheckedLatitudeDegrees: 48.8556, longitudeDegrees: 2.2986)
 
+    /// How long stopping may take before the daemon switches the motor off and exits anyway
+    /// (systemd would wait 90 s, then kill it).
+    static let stopDeadline = Duration.seconds(5)
+
     /// Runs until a signal; returns the exit status (sysexits codes for startup failures).
     public static func run(_ options: DaemonOptions, configuration: Configuration) async -> Int32 {
         let level = options.logLevel ?? Logger.Level(name: configuration.logLevel.rawValue) ?? .info
@@ -94,6 +98,7 @@ public enum WaypointDaemon {
         let alarm = SamplingAlarm()
         let core = DaemonCore(
             pipeline: pipeline, player: player, store: store, saved: saved, logger: logger, recorder: recorder,
+            problems: report.entries.filter(\.isProblem).map(\.description),
             destinationChanged: { destination in
                 walker?.walker.withLock { $0.destination = destination }
                 // Back to the full sampling rate at once: the first cue needs a fresh heading.
@@ -131,6 +136,7 @@ public enum WaypointDaemon {
         notifier.ready(status: options.simulate ? "guiding on a simulated board" : "ready")
         logger.notice("started", ["socket": socketPath, "simulate": "\(options.simulate)", "sysfs": sysfsRoot])
 
+        let deadline = StopDeadline()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
@@ -174,9 +180,23 @@ public enum WaypointDaemon {
                 break
             }
             notifier.stopping()
+            do throws(Errno) {
+                try deadline.arm(after: stopDeadline) {
+                    logger.log(.critical, "not stopped after \(stopDeadline); switching the motor off and exiting")
+                    do throws(PWMError) {
+                        try channel.shutDown()
+                    } catch {
+                        logger.log(.critical, "the motor may still run", ["error": "\(error)"])
+                    }
+                    _exit(70)
+                }
+            } catch {
+                logger.warning("no thread for the stop deadline; stopping without one", ["error": "\(error)"])
+            }
             server.stop()
             group.cancelAll()
         }
+        deadline.disarm()
         return 0
     }
 }

@@ -18,6 +18,7 @@ struct ControlCommandTests {
         #expect(idle["calibration"] as? String == "stored")
         #expect(idle["muted"] as? Bool == false)
         #expect(idle.object("haptic")?["duty"] as? Double == 0)
+        #expect(idle["problems"] as? [String] == [])
 
         // buzz: the test pattern drives the motor at full duty (the period is 40 µs) while idle.
         #expect(client.request(#"{"cmd":"buzz"}"#)?["class"] as? String == "OK")

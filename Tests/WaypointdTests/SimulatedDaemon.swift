@@ -18,12 +18,20 @@ final class SimulatedDaemon {
     private let arguments: [String]
 
     /// Starts the daemon and waits for its socket; nil when the binary is missing locally.
-    init?(events: String? = nil, extraArguments: [String] = []) async throws {
+    /// - Parameter stateFiles: files to put in the state directory first, by name.
+    init?(events: String? = nil, stateFiles: [String: String] = [:], extraArguments: [String] = []) async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
         executable = waypointd
         tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
         try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
         socket = tree.root.appendingPathComponent("control.sock").path
+        if !stateFiles.isEmpty {
+            let state = tree.root.appendingPathComponent("state")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for (name, contents) in stateFiles {
+                try contents.write(to: state.appendingPathComponent(name), atomically: false, encoding: .utf8)
+            }
+        }
         recording = tree.root.appendingPathComponent("run.jsonl").path
         var arguments = [
             "--simulate", "--socket", socket, "--state-dir", tree.root.appendingPathComponent("state").path,
@@ -51,9 +59,10 @@ final class SimulatedDaemon {
     /// The motor's duty cycle as the sysfs file holds it, nanoseconds ("0" when silent).
     var dutyNanoseconds: String {
         // On this ordinary file (unlike sysfs) a read can land between the daemon's truncate
-        // and its write: read again.
-        for _ in 0..<20 {
+        // and its write, and a loaded machine can preempt the daemon right there: read again.
+        for attempt in 0..<50 {
             if let value = tree.value("pwmchip0/pwm0/duty_cycle"), !value.isEmpty { return value }
+            if attempt > 10 { usleep(2000) }
         }
         return "?"
     }
