@@ -13,5 +13,7 @@ struct HexByte: CustomStringConvertible {
     }
 
     /// Bytes separated by spaces: `0x48 0x34 0x33`.
-    static func list(_ bytes: [UInt8]) -> String { bytes.map { HexByte($0).description }.joined(separator: " ") }
+    static func list(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { HexByte($0).description }.joined(separator: " ")
+    }
 }

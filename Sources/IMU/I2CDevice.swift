@@ -9,9 +9,10 @@ public protocol I2CDevice: AnyObject {
     var bus: Int { get }
     /// The 7-bit address.
     var address: UInt8 { get }
-    /// Reads `count` (1…32) consecutive bytes starting at `register`, as one SMBus block read.
+    /// Reads `count` (1…32) consecutive bytes starting at `register`, as one SMBus block read;
+    /// the block holds them inline (no allocation per read).
     /// - Throws: `I2CError`.
-    func readRegisters(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8]
+    func readRegisters(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock
     /// Writes one register.
     /// - Throws: `I2CError`.
     func writeRegister(_ register: UInt8, _ value: UInt8) throws(I2CError)

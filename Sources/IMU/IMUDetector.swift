@@ -233,7 +233,7 @@ public struct IMUDetector {
     /// Errors of `open` and `I2C_SLAVE` that hold for the whole bus.
     private static let busWideErrnos: Set<Int32> = [ENOENT, EACCES, EPERM, ENOTTY, ENODEV]
 
-    private func readBytes(_ address: UInt8, _ register: UInt8, count: Int) throws(Interruption) -> [UInt8] {
+    private func readBytes(_ address: UInt8, _ register: UInt8, count: Int) throws(Interruption) -> RegisterBlock {
         do throws(I2CError) {
             let bytes = try bus.device(at: address).readRegisters(register, count: count)
             guard bytes.count == count else {

@@ -82,19 +82,21 @@ public final class LinuxI2CDevice: I2CDevice {
     /// - Throws: `I2CError` carrying the register and errno: EREMOTEIO or ENXIO when the chip does
     ///   not acknowledge, EIO on a bus error, ETIMEDOUT when the bus hangs; EIO also when fewer
     ///   bytes came back than asked for.
-    public func readRegisters(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    public func readRegisters(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
         precondition((1...LinuxI2C.blockMaximum).contains(count), "an SMBus block read carries 1 to 32 bytes")
-        let operation = "read \(count) byte\(count == 1 ? "" : "s")"
+        // The operation's text is built only for an error: a read that succeeds allocates nothing.
+        func operation() -> String { "read \(count) byte\(count == 1 ? "" : "s")" }
         switch LinuxI2C.readBlock(descriptor, register: register, count: count) {
         case .success(let bytes):
             guard bytes.count == count else {
                 throw I2CError(
-                    bus: bus, address: address, register: register, operation: "\(operation) (got \(bytes.count))",
+                    bus: bus, address: address, register: register, operation: "\(operation()) (got \(bytes.count))",
                     errno: EIO)
             }
             return bytes
         case .failure(let error):
-            throw I2CError(bus: bus, address: address, register: register, operation: operation, errno: error.rawValue)
+            throw I2CError(
+                bus: bus, address: address, register: register, operation: operation(), errno: error.rawValue)
         }
     }
 
@@ -131,12 +133,17 @@ enum LinuxI2C {
 
     /// Reads up to `count` bytes from `register` on. Corresponds to
     /// `i2c_smbus_read_i2c_block_data`, which returns the number of bytes read or −errno.
-    static func readBlock(_ descriptor: CInt, register: UInt8, count: Int) -> Result<[UInt8], Errno> {
-        var buffer = [UInt8](repeating: 0, count: blockMaximum)
-        let result = retryingInterrupts(smbus: {
-            i2c_smbus_read_i2c_block_data(descriptor, register, UInt8(count), &buffer)
-        })
-        return result.map { read in Array(buffer.prefix(min(Int(read), count))) }
+    static func readBlock(_ descriptor: CInt, register: UInt8, count: Int) -> Result<RegisterBlock, Errno> {
+        var block = RegisterBlock()
+        var result = Result<Int32, Errno>.success(0)
+        block.fill { buffer in
+            result = retryingInterrupts(smbus: {
+                i2c_smbus_read_i2c_block_data(descriptor, register, UInt8(count), buffer.baseAddress)
+            })
+            guard case .success(let read) = result else { return 0 }
+            return min(Int(read), count)
+        }
+        return result.map { _ in block }
     }
 
     /// Writes one register. Corresponds to `i2c_smbus_write_byte_data`, which returns 0 or −errno.

@@ -1,4 +1,5 @@
 import Heading
+import IMU
 
 /// A chip's registers as the real part presents them on the bus: identity, configuration,
 /// status and output registers, with the part's auto-increment rules and byte order.
@@ -7,7 +8,7 @@ public protocol RegisterEmulator: AnyObject {
     var address: UInt8 { get }
     /// Bytes read from `register` on, as the part returns them in one transfer (a part that
     /// needs the 0x80 bit to auto-increment returns the same register over and over without it).
-    func read(register: UInt8, count: Int) -> [UInt8]
+    func read(register: UInt8, count: Int) -> RegisterBlock
     /// A register write.
     func write(register: UInt8, value: UInt8)
 }

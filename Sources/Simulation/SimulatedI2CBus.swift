@@ -11,7 +11,7 @@ public final class SimulatedI2CBus: I2CBus {
         public let address: UInt8
         public let register: UInt8
         /// Bytes read, or the one byte written.
-        public let bytes: [UInt8]
+        public let bytes: RegisterBlock
 
         public var description: String {
             let hex = bytes.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
@@ -47,18 +47,19 @@ public final class SimulatedI2CBus: I2CBus {
 
     fileprivate func transfer(
         _ kind: Transfer.Kind, address: UInt8, register: UInt8, count: Int, value: UInt8
-    ) throws(I2CError) -> [UInt8] {
-        let operation = kind == .read ? "read \(count) byte\(count == 1 ? "" : "s")" : "write"
+    ) throws(I2CError) -> RegisterBlock {
+        // The operation's text is built only for an error: a transfer that succeeds allocates nothing.
+        func operation() -> String { kind == .read ? "read \(count) byte\(count == 1 ? "" : "s")" : "write" }
         if var pending = faults[address], !pending.isEmpty {
             let errno = pending.removeFirst()
             faults[address] = pending
-            throw I2CError(bus: number, address: address, register: register, operation: operation, errno: errno)
+            throw I2CError(bus: number, address: address, register: register, operation: operation(), errno: errno)
         }
         guard let emulator = emulators[address] else {
             // Nobody acknowledges the address: the kernel reports ENXIO.
-            throw I2CError(bus: number, address: address, register: register, operation: operation, errno: ENXIO)
+            throw I2CError(bus: number, address: address, register: register, operation: operation(), errno: ENXIO)
         }
-        let bytes: [UInt8]
+        let bytes: RegisterBlock
         switch kind {
         case .read:
             bytes = emulator.read(register: register, count: count)
@@ -83,7 +84,7 @@ private final class SimulatedDevice: I2CDevice {
         self.address = address
     }
 
-    func readRegisters(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    func readRegisters(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
         precondition((1...32).contains(count), "an SMBus block read carries 1 to 32 bytes")
         return try simulatedBus.transfer(.read, address: address, register: register, count: count, value: 0)
     }

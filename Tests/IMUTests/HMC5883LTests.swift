@@ -39,7 +39,7 @@ struct HMC5883LTests {
 
     @Test("decoding: big-endian in the register order X, Z, Y")
     func decode() {
-        let bytes: [UInt8] = [0x01, 0x00, 0x02, 0x00, 0xFD, 0x00]
+        let bytes: RegisterBlock = [0x01, 0x00, 0x02, 0x00, 0xFD, 0x00]
         #expect(HMC5883L.decodeField(bytes, microteslaPerLSB: 1) == Vector3(256, -768, 512))
         #expect(HMC5883L.isOverflow([0xF0, 0x00, 0, 0, 0, 0]))
         #expect(!HMC5883L.isOverflow([0xF8, 0x00, 0x07, 0xFF, 0, 0]))

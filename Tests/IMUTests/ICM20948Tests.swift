@@ -66,7 +66,7 @@ struct ICM20948Tests {
     func resetTimeout() throws {
         final class StuckInReset: RegisterEmulator {
             let address: UInt8 = 0x68
-            func read(register: UInt8, count: Int) -> [UInt8] { [UInt8](repeating: 0x80, count: count) }
+            func read(register: UInt8, count: Int) -> RegisterBlock { RegisterBlock(repeating: 0x80, count: count) }
             func write(register: UInt8, value: UInt8) {}
         }
         let bus = SimulatedI2CBus()
@@ -81,7 +81,7 @@ struct ICM20948Tests {
 
     @Test("decoding: big-endian words at the configured scale")
     func decode() {
-        let bytes: [UInt8] = [0x20, 0x00, 0xE0, 0x00, 0x7F, 0xFF]
+        let bytes: RegisterBlock = [0x20, 0x00, 0xE0, 0x00, 0x7F, 0xFF]
         #expect(ICM20948.decodeAcceleration(bytes, gPerLSB: 1.0 / 8192) == Vector3(1, -1, 32767.0 / 8192))
         #expect(ICM20948.decodeAngularRate([0xFF, 0xBE, 0, 65, 0x80, 0], degreesPerSecondPerLSB: 1.0 / 65.5)
             == Vector3(-66 / 65.5, 65 / 65.5, -32768 / 65.5))
@@ -238,7 +238,7 @@ struct AK09916Tests {
         let first = Vector3(30, -15, 45)
         let second = Vector3(-60, 7.5, -22.5)
         func data() throws -> Vector3 {
-            AK09916.decodeField([0] + (try device.readRegisters(0x11, count: 6)), microteslaPerLSB: 0.15)
+            AK09916.decodeField(RegisterBlock([0] + (try device.readRegisters(0x11, count: 6))), microteslaPerLSB: 0.15)
         }
         rig.chip.magnetometer.setField(first)
         #expect(try device.readRegister(0x10) & 0x01 == 0x01, "DRDY")

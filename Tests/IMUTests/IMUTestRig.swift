@@ -92,7 +92,7 @@ final class IMUTestRig {
 final class PresentChip: RegisterEmulator {
     let address: UInt8
     init(address: UInt8) { self.address = address }
-    func read(register: UInt8, count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
+    func read(register: UInt8, count: Int) -> RegisterBlock { RegisterBlock(repeating: 0, count: count) }
     func write(register: UInt8, value: UInt8) {}
 }
 
@@ -108,8 +108,8 @@ final class FixedRegisterChip: RegisterEmulator {
         self.values = values
     }
 
-    func read(register: UInt8, count: Int) -> [UInt8] {
-        (0..<count).map { values[UInt8(truncatingIfNeeded: Int(register) + $0)] ?? 0 }
+    func read(register: UInt8, count: Int) -> RegisterBlock {
+        RegisterBlock((0..<count).map { values[UInt8(truncatingIfNeeded: Int(register) + $0)] ?? 0 })
     }
 
     func write(register: UInt8, value: UInt8) { writes.append((register, value)) }

@@ -44,7 +44,7 @@ struct QMC5883LTests {
 
     @Test("decoding: little-endian X, Y, Z; 12000 or 3000 counts per gauss")
     func decode() {
-        let bytes: [UInt8] = [0x10, 0x27, 0xF0, 0xD8, 0x00, 0x80]
+        let bytes: RegisterBlock = [0x10, 0x27, 0xF0, 0xD8, 0x00, 0x80]
         #expect(QMC5883L.decodeField(bytes, microteslaPerLSB: 1) == Vector3(10000, -10000, -32768))
         #expect(QMC5883L.Range.gauss2.microteslaPerLSB == 100.0 / 12000)
         #expect(QMC5883L.Range.gauss8.microteslaPerLSB == 100.0 / 3000)

@@ -77,7 +77,7 @@ func truths(fullScale: Double) -> [Vector3] {
 
 /// The same Int16 in six bytes is six copies of one byte only by accident; a block with
 /// distinct bytes tells a repeated register apart from an incrementing read.
-func isOneByteRepeated(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 == bytes[0] } }
+func isOneByteRepeated(_ bytes: RegisterBlock) -> Bool { bytes.allSatisfy { $0 == bytes[0] } }
 
 /// How an ST output block answers a burst read.
 enum BurstBehaviour: Sendable {

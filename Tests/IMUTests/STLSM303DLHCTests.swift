@@ -21,6 +21,6 @@ struct STLSM303DLHCTests {
         let emulator = LSM303DLHCMagnetometerEmulator()
         bus.attach(emulator)
         #expect(try LSM303DLHCMagnetometer(device: bus.device(at: 0x1E)).hasExpectedIdentity())
-        #expect(emulator.read(register: 0x0A, count: 3) == Array("H43".utf8))
+        #expect(emulator.read(register: 0x0A, count: 3) == RegisterBlock("H43".utf8))
     }
 }

@@ -145,7 +145,7 @@ struct STSensorTests {
 
     @Test("decoding is little-endian X, Y, Z, all 16 bits significant, on every ST chip but two")
     func littleEndianDecode() {
-        let bytes: [UInt8] = [0x00, 0x80, 0xFF, 0x7F, 0x01, 0x00]
+        let bytes: RegisterBlock = [0x00, 0x80, 0xFF, 0x7F, 0x01, 0x00]
         let expected = Vector3(-32768, 32767, 1)
         #expect(LIS3MDL.decodeField(bytes, microteslaPerLSB: 1) == expected)
         #expect(LSM9DS1Magnetometer.decodeField(bytes, microteslaPerLSB: 1) == expected)

@@ -23,7 +23,7 @@ public final class AK09916: MagnetometerDriver {
     public static let defaultAddress: UInt8 = 0x0C
     /// WIA1 (company, 0x48) and WIA2 (device, 0x09), read from WIA1 on. WIA2 tells it from the
     /// MPU-9250's AK8963, whose register 0x01 is INFO.
-    public static let expectedIdentity: [UInt8] = [0x48, 0x09]
+    public static let expectedIdentity: RegisterBlock = [0x48, 0x09]
 
     /// The registers this driver uses, by the datasheet's names.
     public enum Register: UInt8, Sendable, CaseIterable {
@@ -105,7 +105,7 @@ public final class AK09916: MagnetometerDriver {
     /// - Parameters:
     ///   - bytes: the nine bytes from ST1 on.
     ///   - microteslaPerLSB: the scale (0.15).
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
+    public static func decodeField(_ bytes: RegisterBlock, microteslaPerLSB: Double) -> Vector3 {
         precondition(bytes.count >= 7, "ST1 and three int16 axes take seven bytes")
         func axis(_ index: Int) -> Double {
             Double(RegisterBytes.littleEndian(bytes, at: 1 + 2 * index))
@@ -161,7 +161,7 @@ public final class AK09916: MagnetometerDriver {
 
     /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
     /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
         let bytes = try device.readRegisters(register, count: count)
         guard bytes.count == count else {
             throw I2CError(

@@ -20,7 +20,7 @@ public final class HMC5883L: MagnetometerDriver {
     /// The only address.
     public static let defaultAddress: UInt8 = 0x1E
     /// Identification registers A, B, C: "H43".
-    public static let expectedIdentity: [UInt8] = [0x48, 0x34, 0x33]
+    public static let expectedIdentity: RegisterBlock = [0x48, 0x34, 0x33]
 
     /// The registers, by the datasheet's names.
     public enum Register: UInt8, Sendable, CaseIterable {
@@ -101,18 +101,18 @@ public final class HMC5883L: MagnetometerDriver {
     /// - Parameters:
     ///   - bytes: six bytes from 0x03 on.
     ///   - microteslaPerLSB: the configured gain's scale.
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
+    public static func decodeField(_ bytes: RegisterBlock, microteslaPerLSB: Double) -> Vector3 {
         let counts = rawCounts(bytes)
         return Vector3(Double(counts.x), Double(counts.y), Double(counts.z)) * microteslaPerLSB
     }
 
     /// Whether any axis of a sample reads the overflow value −4096.
-    public static func isOverflow(_ bytes: [UInt8]) -> Bool {
+    public static func isOverflow(_ bytes: RegisterBlock) -> Bool {
         let counts = rawCounts(bytes)
         return counts.x == overflowCount || counts.y == overflowCount || counts.z == overflowCount
     }
 
-    private static func rawCounts(_ bytes: [UInt8]) -> (x: Int16, y: Int16, z: Int16) {
+    private static func rawCounts(_ bytes: RegisterBlock) -> (x: Int16, y: Int16, z: Int16) {
         precondition(bytes.count >= 6, "three int16 axes take six bytes")
         func word(_ index: Int) -> Int16 {
             RegisterBytes.bigEndian(bytes, at: 2 * index)
@@ -121,7 +121,7 @@ public final class HMC5883L: MagnetometerDriver {
     }
 
     private let device: any I2CDevice
-    private var lastSample: [UInt8]?
+    private var lastSample: RegisterBlock?
 
     /// A driver for the chip at `device`.
     public init(device: any I2CDevice) {
@@ -163,7 +163,7 @@ public final class HMC5883L: MagnetometerDriver {
 
     /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
     /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
         let bytes = try device.readRegisters(register, count: count)
         guard bytes.count == count else {
             throw I2CError(

@@ -185,7 +185,7 @@ public final class ICM20948: AccelerometerDriver {
     /// - Parameters:
     ///   - bytes: six bytes from ACCEL_XOUT_H on (more are ignored).
     ///   - gPerLSB: the scale of the configured range.
-    public static func decodeAcceleration(_ bytes: [UInt8], gPerLSB: Double) -> Vector3 {
+    public static func decodeAcceleration(_ bytes: RegisterBlock, gPerLSB: Double) -> Vector3 {
         bigEndianVector(bytes, offset: 0) * gPerLSB
     }
 
@@ -198,11 +198,11 @@ public final class ICM20948: AccelerometerDriver {
     /// - Parameters:
     ///   - bytes: six bytes from GYRO_XOUT_H on.
     ///   - degreesPerSecondPerLSB: the scale of the configured range.
-    public static func decodeAngularRate(_ bytes: [UInt8], degreesPerSecondPerLSB: Double) -> Vector3 {
+    public static func decodeAngularRate(_ bytes: RegisterBlock, degreesPerSecondPerLSB: Double) -> Vector3 {
         bigEndianVector(bytes, offset: 0) * degreesPerSecondPerLSB
     }
 
-    private static func bigEndianVector(_ bytes: [UInt8], offset: Int) -> Vector3 {
+    private static func bigEndianVector(_ bytes: RegisterBlock, offset: Int) -> Vector3 {
         precondition(bytes.count >= offset + 6, "three int16 axes take six bytes")
         func axis(_ index: Int) -> Double {
             Double(RegisterBytes.bigEndian(bytes, at: offset + 2 * index))
@@ -295,7 +295,7 @@ public final class ICM20948: AccelerometerDriver {
         let bytes = try readBlock(Register.accelXoutH.address, count: 12)
         pendingAcceleration = Self.decodeAcceleration(bytes, gPerLSB: Self.accelerometerRange.gPerLSB)
         pendingAngularRate = Self.decodeAngularRate(
-            Array(bytes[6..<12]), degreesPerSecondPerLSB: Self.gyroscopeRange.degreesPerSecondPerLSB)
+            RegisterBlock(bytes[6..<12]), degreesPerSecondPerLSB: Self.gyroscopeRange.degreesPerSecondPerLSB)
     }
 
     private func waitForReset() throws(I2CError) {
@@ -318,7 +318,7 @@ public final class ICM20948: AccelerometerDriver {
 
     /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
     /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
         let bytes = try device.readRegisters(register, count: count)
         guard bytes.count == count else {
             throw I2CError(

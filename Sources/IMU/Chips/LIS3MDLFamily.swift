@@ -101,7 +101,7 @@ public class LIS3MDLFamily: STSensor {
     /// - Parameters:
     ///   - bytes: the six bytes from OUT_X_L on.
     ///   - microteslaPerLSB: the scale of the configured range.
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
+    public static func decodeField(_ bytes: RegisterBlock, microteslaPerLSB: Double) -> Vector3 {
         STSensor.vector(STSensor.littleEndianAxes(bytes), scale: microteslaPerLSB)
     }
 }

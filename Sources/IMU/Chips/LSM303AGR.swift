@@ -93,7 +93,7 @@ public final class LSM303AGRMagnetometer: STSensor, MagnetometerDriver {
     /// - Parameters:
     ///   - bytes: the six bytes from OUTX_L_REG_M on.
     ///   - microteslaPerLSB: the scale (0.15 µT).
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
+    public static func decodeField(_ bytes: RegisterBlock, microteslaPerLSB: Double) -> Vector3 {
         STSensor.vector(STSensor.littleEndianAxes(bytes), scale: microteslaPerLSB)
     }
 }

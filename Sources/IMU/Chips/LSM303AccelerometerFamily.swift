@@ -110,7 +110,7 @@ public class LSM303AccelerometerFamily: STSensor {
     /// - Parameters:
     ///   - bytes: the six bytes from OUT_X_L_A on.
     ///   - gPerLSB: g per 12-bit count at the configured range.
-    public static func decodeAcceleration(_ bytes: [UInt8], gPerLSB: Double) -> Vector3 {
+    public static func decodeAcceleration(_ bytes: RegisterBlock, gPerLSB: Double) -> Vector3 {
         let raw = STSensor.littleEndianAxes(bytes)
         // An arithmetic shift keeps the sign of the left-justified two's complement value.
         let counts = (raw.x >> highResolutionShift, raw.y >> highResolutionShift, raw.z >> highResolutionShift)

@@ -156,7 +156,7 @@ public final class LSM303D: STSensor, MagnetometerDriver, AccelerometerDriver {
     /// - Parameters:
     ///   - bytes: the six bytes from OUT_X_L_M on.
     ///   - microteslaPerLSB: the scale of the configured range.
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
+    public static func decodeField(_ bytes: RegisterBlock, microteslaPerLSB: Double) -> Vector3 {
         STSensor.vector(STSensor.littleEndianAxes(bytes), scale: microteslaPerLSB)
     }
 
@@ -169,7 +169,7 @@ public final class LSM303D: STSensor, MagnetometerDriver, AccelerometerDriver {
     /// - Parameters:
     ///   - bytes: the six bytes from OUT_X_L_A on.
     ///   - gPerLSB: the scale of the configured range.
-    public static func decodeAcceleration(_ bytes: [UInt8], gPerLSB: Double) -> Vector3 {
+    public static func decodeAcceleration(_ bytes: RegisterBlock, gPerLSB: Double) -> Vector3 {
         STSensor.vector(STSensor.littleEndianAxes(bytes), scale: gPerLSB)
     }
 }

@@ -91,7 +91,9 @@ public final class LSM303DLHCMagnetometer: STSensor, MagnetometerDriver {
     ///   - bytes: the six bytes from OUT_X_H_M on.
     ///   - microteslaPerLSBXY: the X and Y scale of the configured gain.
     ///   - microteslaPerLSBZ: the Z scale of the configured gain.
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSBXY: Double, microteslaPerLSBZ: Double) -> Vector3 {
+    public static func decodeField(
+        _ bytes: RegisterBlock, microteslaPerLSBXY: Double, microteslaPerLSBZ: Double
+    ) -> Vector3 {
         precondition(bytes.count == STSensor.vectorByteCount, "an ST output block is six bytes")
         func count(_ index: Int) -> Double {
             Double(RegisterBytes.bigEndian(bytes, at: 2 * index))

@@ -149,7 +149,7 @@ public class LSM6DSFamily: STSensor {
     /// - Parameters:
     ///   - bytes: the six bytes from OUTX_L_XL on.
     ///   - gPerLSB: the scale of the configured range.
-    public static func decodeAcceleration(_ bytes: [UInt8], gPerLSB: Double) -> Vector3 {
+    public static func decodeAcceleration(_ bytes: RegisterBlock, gPerLSB: Double) -> Vector3 {
         STSensor.vector(STSensor.littleEndianAxes(bytes), scale: gPerLSB)
     }
 
@@ -163,7 +163,7 @@ public class LSM6DSFamily: STSensor {
     /// - Parameters:
     ///   - bytes: the six bytes from OUTX_L_G on.
     ///   - degreesPerSecondPerLSB: the scale of the configured range.
-    public static func decodeAngularRate(_ bytes: [UInt8], degreesPerSecondPerLSB: Double) -> Vector3 {
+    public static func decodeAngularRate(_ bytes: RegisterBlock, degreesPerSecondPerLSB: Double) -> Vector3 {
         STSensor.vector(STSensor.littleEndianAxes(bytes), scale: degreesPerSecondPerLSB)
     }
 }

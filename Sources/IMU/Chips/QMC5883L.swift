@@ -120,7 +120,7 @@ public final class QMC5883L: MagnetometerDriver {
     /// - Parameters:
     ///   - bytes: six bytes from 0x00 on.
     ///   - microteslaPerLSB: the configured range's scale.
-    public static func decodeField(_ bytes: [UInt8], microteslaPerLSB: Double) -> Vector3 {
+    public static func decodeField(_ bytes: RegisterBlock, microteslaPerLSB: Double) -> Vector3 {
         precondition(bytes.count >= 6, "three int16 axes take six bytes")
         func axis(_ index: Int) -> Double {
             Double(RegisterBytes.littleEndian(bytes, at: 2 * index))
@@ -183,7 +183,7 @@ public final class QMC5883L: MagnetometerDriver {
 
     /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
     /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
         let bytes = try device.readRegisters(register, count: count)
         guard bytes.count == count else {
             throw I2CError(

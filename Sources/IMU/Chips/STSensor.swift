@@ -61,7 +61,7 @@ public class STSensor {
     ///   - readyMask: its new-data bits for this block.
     ///   - output: the first output register, with `multiReadBit` set on the parts that need it.
     /// - Throws: `I2CError`; EIO when the device returned fewer bytes than asked for.
-    func readNewBlock(status: UInt8, readyMask: UInt8, output: UInt8) throws(I2CError) -> [UInt8]? {
+    func readNewBlock(status: UInt8, readyMask: UInt8, output: UInt8) throws(I2CError) -> RegisterBlock? {
         guard try device.readRegister(status) & readyMask != 0 else { return nil }
         let bytes = try device.readRegisters(output, count: Self.vectorByteCount)
         guard bytes.count == Self.vectorByteCount else {
@@ -73,7 +73,7 @@ public class STSensor {
     }
 
     /// Three int16 in X, Y, Z order, low byte first: `X_L X_H Y_L Y_H Z_L Z_H`.
-    static func littleEndianAxes(_ bytes: [UInt8]) -> (x: Int16, y: Int16, z: Int16) {
+    static func littleEndianAxes(_ bytes: RegisterBlock) -> (x: Int16, y: Int16, z: Int16) {
         precondition(bytes.count == vectorByteCount, "an ST output block is six bytes")
         func axis(_ index: Int) -> Int16 {
             RegisterBytes.littleEndian(bytes, at: 2 * index)

@@ -40,10 +40,10 @@ public final class AK09916Emulator: MagnetometerEmulator {
 
     private var mode: UInt8 = 0
     private var status1: UInt8 = 0
-    private var output = [UInt8](repeating: 0, count: 6)
+    private var output = RegisterBlock(repeating: 0, count: 6)
     private var overflowed = false
     private var isProtected = false
-    private var heldSample: (bytes: [UInt8], overflowed: Bool)?
+    private var heldSample: (bytes: RegisterBlock, overflowed: Bool)?
 
     /// A chip at `address` in its power-on state (power-down, zeros).
     /// - Parameter address: 0x0C, the only address the part has.
@@ -58,13 +58,14 @@ public final class AK09916Emulator: MagnetometerEmulator {
     public var currentMode: UInt8 { mode }
 
     /// The bytes one read transfer returns, with the part's auto-increment and read side effects.
-    public func read(register: UInt8, count: Int) -> [UInt8] {
-        guard isAnswering else { return [UInt8](repeating: Self.floatingBus, count: count) }
-        return (0..<count).map { offset in
+    public func read(register: UInt8, count: Int) -> RegisterBlock {
+        guard isAnswering else { return RegisterBlock(repeating: Self.floatingBus, count: count) }
+        var bytes = RegisterBlock()
+        for offset in 0..<count {
             let address = Int(register) + offset
-            guard address <= Int(UInt8.max) else { return 0 }
-            return readByte(UInt8(address))
+            bytes.append(address <= Int(UInt8.max) ? readByte(UInt8(address)) : 0)
         }
+        return bytes
     }
 
     /// One register write; read-only registers ignore it.
@@ -86,8 +87,8 @@ public final class AK09916Emulator: MagnetometerEmulator {
     public func setField(_ microtesla: Vector3) {
         guard Self.measuringModes.contains(mode) else { return }
         var overflowed = false
-        var bytes: [UInt8] = []
-        for value in [microtesla.x, microtesla.y, microtesla.z] {
+        var bytes = RegisterBlock()
+        func append(_ value: Double) {
             var counts = (value / AK09916.microteslaPerLSB).rounded()
             if counts.isNaN { counts = 0 }
             if abs(counts) > Self.maximumCounts {
@@ -95,8 +96,12 @@ public final class AK09916Emulator: MagnetometerEmulator {
                 counts = counts < 0 ? -Self.maximumCounts : Self.maximumCounts
             }
             let word = UInt16(bitPattern: Int16(counts))
-            bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
+            bytes.append(UInt8(word & 0xFF))
+            bytes.append(UInt8(word >> 8))
         }
+        append(microtesla.x)
+        append(microtesla.y)
+        append(microtesla.z)
         if mode == Self.singleMeasurement { mode = Self.powerDown }
         if isProtected {
             heldSample = (bytes, overflowed)
@@ -105,7 +110,7 @@ public final class AK09916Emulator: MagnetometerEmulator {
         }
     }
 
-    private func latch(_ bytes: [UInt8], overflowed: Bool) {
+    private func latch(_ bytes: RegisterBlock, overflowed: Bool) {
         if status1 & Self.dataReady != 0 { status1 |= Self.dataOverrun }
         status1 |= Self.dataReady
         output = bytes
@@ -147,7 +152,7 @@ public final class AK09916Emulator: MagnetometerEmulator {
     private func reset() {
         mode = Self.powerDown
         status1 = 0
-        output = [UInt8](repeating: 0, count: 6)
+        output = RegisterBlock(repeating: 0, count: 6)
         overflowed = false
         isProtected = false
         heldSample = nil

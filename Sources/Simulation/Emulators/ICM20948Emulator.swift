@@ -74,19 +74,24 @@ public final class ICM20948Emulator: AccelerometerEmulator {
     public var isAwake: Bool { registers[0][Int(Self.pwrMgmt1)] & Self.sleep == 0 }
 
     /// The bytes one read transfer returns, with the part's auto-increment and read side effects.
-    public func read(register: UInt8, count: Int) -> [UInt8] {
+    public func read(register: UInt8, count: Int) -> RegisterBlock {
         // Reads auto-increment through the selected bank.
-        (0..<count).map { offset in
+        var bytes = RegisterBlock()
+        for offset in 0..<count {
             let address = Int(register) + offset
-            guard address < Self.bankSize else { return 0 }
-            if address == Int(Self.regBankSel) { return UInt8(bank << 4) }
-            let value = registers[bank][address]
-            if bank == 0 && address == Int(Self.intStatus1) {
-                // INT_STATUS_1 clears when read.
-                registers[0][address] &= ~Self.rawDataReady
+            if address >= Self.bankSize {
+                bytes.append(0)
+            } else if address == Int(Self.regBankSel) {
+                bytes.append(UInt8(bank << 4))
+            } else {
+                bytes.append(registers[bank][address])
+                if bank == 0 && address == Int(Self.intStatus1) {
+                    // INT_STATUS_1 clears when read.
+                    registers[0][address] &= ~Self.rawDataReady
+                }
             }
-            return value
         }
+        return bytes
     }
 
     /// One register write; read-only registers ignore it.

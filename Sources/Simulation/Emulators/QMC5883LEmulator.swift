@@ -37,9 +37,9 @@ public final class QMC5883LEmulator: MagnetometerEmulator {
     }
 
     /// The bytes one read transfer returns, with the part's auto-increment and read side effects.
-    public func read(register: UInt8, count: Int) -> [UInt8] {
+    public func read(register: UInt8, count: Int) -> RegisterBlock {
         var pointer = Int(register)
-        var bytes: [UInt8] = []
+        var bytes = RegisterBlock()
         for _ in 0..<count {
             bytes.append(pointer < Self.registerCount ? registers[pointer] : 0)
             if Self.dataRegisters.contains(pointer) {

@@ -1,3 +1,5 @@
+import IMU
+
 /// The register file of one emulated ST sensor die: its 256 bytes, which of them a write may
 /// change, how the address pointer moves in a multi-byte read, and which status bits announce
 /// each output block and are cleared by reading it. The ST emulators in this folder hold one
@@ -73,6 +75,7 @@ final class STRegisterMap {
         for (register, value) in resetValues { bytes[Int(register)] = value }
         self.writable = writable
         self.autoIncrement = autoIncrement
+        precondition(outputBlocks.count <= 64, "a read marks the blocks it touched in 64 bits")
         blocks = outputBlocks
     }
 
@@ -90,11 +93,11 @@ final class STRegisterMap {
     /// A transfer as the part answers it. Reading any byte of an output block clears the bits
     /// that announced it, once the transfer is over (a burst that starts at the status register
     /// still sees them set).
-    func read(register: UInt8, count: Int) -> [UInt8] {
+    func read(register: UInt8, count: Int) -> RegisterBlock {
         let (start, increments) = resolve(register)
-        var result: [UInt8] = []
-        result.reserveCapacity(count)
-        var readBlocks = Set<Int>()
+        var result = RegisterBlock()
+        // Bit i: block i was read (a die has at most a few blocks; see init).
+        var readBlocks: UInt64 = 0
         for offset in 0..<count {
             let address = increments ? start + offset : start
             guard address < Self.registerCount else {
@@ -103,11 +106,10 @@ final class STRegisterMap {
             }
             result.append(bytes[address])
             for (index, block) in blocks.enumerated() where block.registers.contains(address) {
-                readBlocks.insert(index)
+                readBlocks |= 1 << index
             }
         }
-        for index in readBlocks {
-            let block = blocks[index]
+        for (index, block) in blocks.enumerated() where readBlocks & (1 << index) != 0 {
             for status in block.statusRegisters {
                 bytes[Int(status)] &= ~(block.readyMask | block.overrunMask)
             }
@@ -143,9 +145,9 @@ final class STRegisterMap {
 
     /// Puts three counts into the block starting at `first`, as int16.
     func store(_ counts: (x: Int, y: Int, z: Int), at first: UInt8, order: ByteOrder) {
-        for (index, count) in [counts.x, counts.y, counts.z].enumerated() {
-            store(count, at: first + UInt8(2 * index), order: order)
-        }
+        store(counts.x, at: first, order: order)
+        store(counts.y, at: first + 2, order: order)
+        store(counts.z, at: first + 4, order: order)
     }
 
     /// Puts one count into two registers from `first` on, as int16.

@@ -1,3 +1,5 @@
+import IMU
+
 /// What every ST emulator in this folder shares: the address it answers at and a register file
 /// (`STRegisterMap`) that answers reads and writes as the part does. The families derive their
 /// own base from it (`LSM6DSFamilyEmulator`, `LSM303AccelerometerFamilyEmulator`,
@@ -19,7 +21,7 @@ public class STSensorEmulator {
     /// - Parameters:
     ///   - register: the sub-address as sent, with the 0x80 multi-read bit where the master set it.
     ///   - count: how many bytes.
-    public func read(register: UInt8, count: Int) -> [UInt8] { registers.read(register: register, count: count) }
+    public func read(register: UInt8, count: Int) -> RegisterBlock { registers.read(register: register, count: count) }
 
     /// A register write; the part ignores writes to read-only and reserved registers.
     /// - Parameters:
