@@ -69,7 +69,7 @@ let package = Package(
                 "ControlProtocol", "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "Simulation",
                 "SystemSupport", "TestSupport",
             ]),
-        .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "WaypointctlTests", dependencies: ["ControlProtocol", "TestSupport", "waypointctl"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
