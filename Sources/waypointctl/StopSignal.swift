@@ -14,11 +14,15 @@ final class StopSignal {
     private let fired = Flag()
     private let sources: [any DispatchSourceSignal]
     private static let signals = [SIGINT, SIGTERM]
+    /// The longest wait for the sources to be registered, seconds; normally a millisecond.
+    private static let registrationTimeoutSeconds = 5
 
-    /// Starts catching the signals; each one sets ``hasFired`` and calls `interrupter`.
+    /// Starts catching the signals; each one sets ``hasFired`` and calls `interrupter`. Returns
+    /// once the signals are caught.
     init(interrupter: ControlConnection.Interrupter) {
         let queue = DispatchQueue(label: "waypointctl.signals")
         let fired = self.fired
+        let registered = DispatchSemaphore(value: 0)
         sources = Self.signals.map { number in
             // The default action would end the program before the terminal is restored.
             signal(number, SIG_IGN)
@@ -27,8 +31,15 @@ final class StopSignal {
                 fired.value.store(true, ordering: .sequentiallyConsistent)
                 interrupter.interrupt()
             }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             return source
+        }
+        // `resume` registers a source asynchronously, on libdispatch's manager thread; until
+        // then a signal meets SIG_IGN and is lost, and the watch would never end. On a busy
+        // machine that window is long enough to matter, so wait it out.
+        for _ in sources {
+            _ = registered.wait(timeout: .now() + .seconds(Self.registrationTimeoutSeconds))
         }
     }
 

@@ -205,13 +205,15 @@ struct DaemonCommandTests {
         let idle =
             #"{"class":"STATUS","state":"idle","heading":{"true":10,"reliable":true},"destination":null,"muted":false}"#
         let daemon = try FakeDaemon(replies: [[Self.ok, Self.status, idle, Self.status]])
-        let child = try ChildProcess(waypointctl, ["watch", "--hz", "5", "--socket", daemon.path])
+        // At 0.1 Hz the client waits 35 s for an update before calling the daemon stuck: ample
+        // time for this test to see the lines and send SIGINT, even with every core busy.
+        let child = try ChildProcess(waypointctl, ["watch", "--hz", "0.1", "--socket", daemon.path])
         let arrived = await child.wait(timeout: .seconds(10)) { output, _ in output.count >= 3 }
         #expect(arrived)
         kill(child.processID, SIGINT)
         #expect(child.waitForExit() == 0)
         daemon.waitUntilFinished()
-        #expect(daemon.requests == [#"{"cmd":"watch","enable":true,"hz":5}"#])
+        #expect(daemon.requests == [#"{"cmd":"watch","enable":true,"hz":0.1}"#])
         #expect(
             child.output.map(\.text) == [
                 "guiding; heading 292° WNW; Eiffel Tower 432 m at 316° NW, 24° right; motor 55%",
@@ -225,11 +227,11 @@ struct DaemonCommandTests {
     func watchEnds() async throws {
         guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
         let daemon = try FakeDaemon(replies: [[Self.ok, Self.status]])
-        let child = try ChildProcess(waypointctl, ["--socket", daemon.path, "watch"])
+        let child = try ChildProcess(waypointctl, ["--socket", daemon.path, "watch", "--hz", "0.1"])
         #expect(await child.wait(timeout: .seconds(10)) { output, _ in output.count >= 1 })
         kill(child.processID, SIGTERM)
         #expect(child.waitForExit() == 0)
-        #expect(daemon.requests.first == #"{"cmd":"watch","enable":true,"hz":2}"#)
+        #expect(daemon.requests.first == #"{"cmd":"watch","enable":true,"hz":0.1}"#)
 
         guard let gone = try run(["watch"], replies: [[Self.ok, Self.status]], ending: .close) else { return }
         #expect(gone.output.status == 69)

@@ -55,13 +55,20 @@ struct WatchTerminalTests {
     @Test("draws the frame in place with the cursor hidden, and restores the terminal on SIGINT")
     func drawsAndRestores() throws {
         guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        guard FileManager.default.fileExists(atPath: "/dev/ptmx") else {
+            // Some minimal containers have no devpts; CI must have one, as for any missing tool.
+            if ExternalTool.isCI { Issue.record("/dev/ptmx is missing under CI=true") }
+            print("skipping: /dev/ptmx not found (no pseudo-terminals in this container)")
+            return
+        }
         let terminal = try PseudoTerminal(columns: 60, rows: 17)
         defer { close(terminal.master) }
         let daemon = try FakeDaemon(replies: [[DaemonCommandTests.ok, DaemonCommandTests.status]])
         let slave = try #require(FileHandle(forUpdatingAtPath: terminal.slavePath))
         let process = Process()
         process.executableURL = waypointctl
-        process.arguments = ["--socket", daemon.path, "watch"]
+        // A slow rate, so the client cannot time out waiting for updates before the SIGINT.
+        process.arguments = ["--socket", daemon.path, "watch", "--hz", "0.1"]
         process.standardOutput = slave
         process.standardInput = FileHandle.nullDevice
         let errors = Pipe()
@@ -84,7 +91,8 @@ struct WatchTerminalTests {
         let expected =
             CompassFrame.render(status, columns: 60, rows: 17).map { $0 + "\(escape)[K" }
             .joined(separator: "\r\n") + "\r\n\(escape)[J"
-        #expect(drawn.contains(expected))
+        // The read stops at the motor line; the frame's last bytes may come with the rest.
+        #expect((drawn + rest).contains(expected))
         #expect((drawn + rest).hasSuffix("\(escape)[0m\(escape)[?25h"), "resets attributes and shows the cursor last")
         #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).isEmpty)
     }
