@@ -97,6 +97,8 @@ public struct Navigator: Sendable {
         destination = coordinate
         refreshPath()
         arrivalCount = 0
+        // Arrival belongs to the old destination; `update` keeps `.arrived` once reached.
+        if state == .arrived { state = .idle }
         wasGuiding = false
         lastWarningSeconds = nil
         var actions: Actions = isMuted ? [] : [.play(.destinationAccepted)]

@@ -104,6 +104,12 @@ struct NavigatorTests {
         #expect(Self.patterns(second) == [.arrived])
         #expect(navigator.cue == nil)
         #expect(Self.patterns(navigator.receive(Self.fix(near), at: 3)).isEmpty, "played once")
+        // A new destination after arriving: guiding again, not still "arrived".
+        let onward = navigator.setDestination(Self.here, at: 4)
+        #expect(navigator.state == .guiding)
+        #expect(Self.patterns(onward) == [.destinationAccepted])
+        _ = navigator.receive(Self.heading(Angle.normalized(Self.bearing + 180)), at: 4.5)
+        #expect(navigator.cue != nil, "facing the new destination vibrates")
         // 100 m away but a 60 m error: 2·eph covers it.
         var navigator2 = Navigator()
         _ = navigator2.setDestination(Self.there, at: 0)

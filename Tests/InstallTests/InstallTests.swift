@@ -107,7 +107,7 @@ struct InstallTests {
         let units = stage.appendingPathComponent("usr/lib/systemd/system")
         let service = try String(contentsOf: units.appendingPathComponent("waypointd.service"), encoding: .utf8)
         #expect(service.contains("\nExecStart=/usr/bin/waypointd --config /etc/waypointd/waypointd.conf\n"))
-        #expect(service.contains("\nExecStopPost=-/usr/bin/waypointd motor-off\n"))
+        #expect(service.contains("\nExecStopPost=-/usr/bin/waypointd motor-off --config /etc/waypointd/waypointd.conf\n"))
         #expect(service.contains("\nDocumentation=file:/usr/share/doc/waypointd/README.md\n"))
         #expect(!service.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.contains("/usr/local") })
         #expect(
