@@ -36,10 +36,39 @@ enum MotorCommands {
         var pattern = HapticPattern.motorTest
         var repeats = false
 
-        /// The channel to drive and the motor's settings: the options over the config file.
-        func resolve() throws(ConfigurationError) -> (chip: SysfsPWMChannel.Chip, channel: Int, settings: MotorSettings) {
-            let configuration = try PrintConfigCommand.load(configPath)
-            return (chip ?? configuration.pwmChip, channel ?? configuration.pwmChannel, configuration.motorSettings)
+    }
+
+    /// The channel to drive and the motor's settings: the options over the config file.
+    struct Target {
+        var chip: SysfsPWMChannel.Chip
+        var channel: Int
+        var settings: MotorSettings
+    }
+
+    /// What a command starts from: its options and target, or the exit status of a problem
+    /// already reported.
+    enum Preparation {
+        case ready(MotorOptions, Target)
+        case exit(Int32)
+    }
+
+    /// Parses the arguments and reads the config file they name.
+    static func prepare(_ words: [String], command: String) -> Preparation {
+        let options: MotorOptions
+        switch parse(words, allowPattern: command == "motor-test") {
+        case .failure(let failure): return .exit(failure.report(command: command))
+        case .success(let parsed): options = parsed
+        }
+        do throws(ConfigurationError) {
+            let configuration = try PrintConfigCommand.load(options.configPath)
+            return .ready(
+                options,
+                Target(
+                    chip: options.chip ?? configuration.pwmChip, channel: options.channel ?? configuration.pwmChannel,
+                    settings: configuration.motorSettings))
+        } catch {
+            fputs("\(error)\n", stderr)
+            return .exit(78)
         }
     }
 
@@ -85,40 +114,28 @@ enum MotorCommands {
     }
 
     static func motorOff(_ words: [String]) -> Int32 {
-        switch parse(words, allowPattern: false) {
-        case .failure(let failure):
-            return failure.report(command: "motor-off")
-        case .success(let options):
-            let target: (chip: SysfsPWMChannel.Chip, channel: Int, settings: MotorSettings)
-            do throws(ConfigurationError) {
-                target = try options.resolve()
-            } catch {
-                fputs("\(error)\n", stderr)
-                return 78
-            }
-            do throws(PWMError) {
-                try SysfsPWMChannel.forceOff(
-                    fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: target.chip, channel: target.channel)
-                return 0
-            } catch {
-                fputs("waypointd: motor-off: \(error)\n", stderr)
-                return 1
-            }
+        let options: MotorOptions
+        let target: Target
+        switch prepare(words, command: "motor-off") {
+        case .exit(let status): return status
+        case .ready(let parsed, let resolved): (options, target) = (parsed, resolved)
+        }
+        do throws(PWMError) {
+            try SysfsPWMChannel.forceOff(
+                fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: target.chip, channel: target.channel)
+            return 0
+        } catch {
+            fputs("waypointd: motor-off: \(error)\n", stderr)
+            return 1
         }
     }
 
     static func motorTest(_ words: [String]) async -> Int32 {
         let options: MotorOptions
-        switch parse(words, allowPattern: true) {
-        case .failure(let failure): return failure.report(command: "motor-test")
-        case .success(let parsed): options = parsed
-        }
-        let target: (chip: SysfsPWMChannel.Chip, channel: Int, settings: MotorSettings)
-        do throws(ConfigurationError) {
-            target = try options.resolve()
-        } catch {
-            fputs("\(error)\n", stderr)
-            return 78
+        let target: Target
+        switch prepare(words, command: "motor-test") {
+        case .exit(let status): return status
+        case .ready(let parsed, let resolved): (options, target) = (parsed, resolved)
         }
         let signals = SignalStream.make([SIGINT, SIGTERM])
         let settings = target.settings
