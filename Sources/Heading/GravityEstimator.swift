@@ -13,6 +13,8 @@ public struct GravityEstimator: Sendable {
     public struct Settings: Sendable, Hashable {
         /// Time constant while the body is still, seconds. Default 0: the accelerometer is then
         /// gravity itself, and tilting is followed at once (the heading filter smooths noise).
+        /// Any lag here is costly: gravity late by dθ while tilting turns the heading by about
+        /// dθ·tan(inclination) (3.7 dθ at 75°); 0.1 s gave 15° errors at 75° in simulation.
         public var stillTimeConstant = 0.0
         /// Time constant while it moves (and always with a gyroscope), seconds. Default 2 s.
         public var movingTimeConstant = 2.0

@@ -52,7 +52,9 @@ struct HeadingEstimatorTests {
     }
 
     /// The cases the no-linear-acceleration requirement is checked on: inclinations 0° to 75°,
-    /// with and without a gyroscope.
+    /// with and without a gyroscope. The margin is thinnest without a gyroscope at 75°: RMS
+    /// about 0.3°, but the largest error, at turn ends, is 1.95° for this seed and exceeded 2°
+    /// for 4 of 20 other noise seeds (up to 2.7°).
     static let tiltCases: [(inclination: Double, gyroscope: Bool)] = [0.0, 25, 50, 65, 70, 75].flatMap {
         [($0, false), ($0, true)]
     }
