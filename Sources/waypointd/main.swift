@@ -21,6 +21,10 @@ let help = """
     'waypointd COMMAND --help' describes each command.
     """
 
+// A file size limit (systemd's LimitFSIZE=, ulimit -f) must make a save fail with EFBIG, which
+// the state store handles by keeping the previous file, rather than kill the daemon mid-guidance.
+signal(SIGXFSZ, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "--version":

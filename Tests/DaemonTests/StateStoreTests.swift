@@ -859,48 +859,6 @@ struct StateStoreFailedSaveTests {
         #expect(try bytes(at: store.path(of: .destination)) == before)
         #expect(try names(in: temporary.path) == ["destination.json"])
     }
-
-    @Test("a write cut short by the file size limit (RLIMIT_FSIZE, real system calls) keeps the old file")
-    func fileSizeLimit() async throws {
-        let temporary = try TemporaryDirectory()
-        let directory = temporary.path
-        let store = try StateStore(directory: directory)
-        try store.save(destination: eiffel)
-        let before = try bytes(at: store.path(of: .destination))
-        #expect(before.count < 200)
-
-        // The limit applies to the whole process, so it is set in a child process, and SIGXFSZ
-        // is ignored there so that the write fails with EFBIG instead of killing it. The child's
-        // exit code says what went wrong: 2 setrlimit failed, 3 the store would not open, 4 the
-        // save succeeded, 5 it failed otherwise than with EFBIG at the write step.
-        await #expect(processExitsWith: .success) { [directory = directory as String] in
-            signal(SIGXFSZ, SIG_IGN)
-            var limit = rlimit(rlim_cur: 200, rlim_max: 200)
-            guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 else { exit(2) }
-            let store: StateStore
-            do {
-                store = try StateStore(directory: directory)
-            } catch {
-                exit(3)
-            }
-            // More than 200 bytes: the first write stops at the limit, the next fails.
-            let long = place(1, 2, String(repeating: "long name ", count: 100))
-            do throws(StateStoreError) {
-                try store.save(destination: long)
-                exit(4)
-            } catch {
-                let expected = StateStoreError.saveFailed(
-                    path: store.path(of: .destination), step: .write,
-                    temporaryPath: store.temporaryPath(of: .destination), .fileTooLarge, cleanupError: nil)
-                exit(error == expected ? 0 : 5)
-            }
-        }
-        #expect(try bytes(at: store.path(of: .destination)) == before)
-        #expect(try names(in: directory) == ["destination.json"])
-        let (state, report) = try StateStore(directory: directory).load()
-        #expect(state.destination == eiffel)
-        #expect(report.isClean)
-    }
 }
 
 // MARK: - The directory

@@ -117,4 +117,46 @@ struct DaemonSimulationTests {
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK", "the daemon works on")
         #expect(daemon.stop() == 0)
     }
+
+    @Test("a save cut short by a file size limit loses nothing saved before: an internal error, guidance goes on, the state reloads whole")
+    func fileSizeLimit() async throws {
+        guard let daemon = try await SimulatedDaemon(fileSizeLimitBytes: 500) else { return }
+        let client = try daemon.client()
+        let recent = daemon.tree.root.appendingPathComponent("state/recent.json")
+        var lastSaved: Data?
+        var savedNames: [String] = []
+        var refusal: [String: Any]?
+        // Names of 100 characters: the recent list soon outgrows 500 bytes.
+        for index in 1...5 where refusal == nil {
+            let name = String(repeating: "\(index)", count: 100)
+            let reply = try #require(client.request(#"{"cmd":"go","lat":48.857\#(index),"lon":2.2986,"name":"\#(name)"}"#))
+            if reply["class"] as? String == "OK" {
+                lastSaved = try Data(contentsOf: recent)
+                savedNames.insert(name, at: 0)
+            } else {
+                refusal = reply
+            }
+        }
+        let error = try #require(refusal, "the limit was never reached")
+        #expect(error["code"] as? String == "internal")
+        #expect((error["message"] as? String)?.contains("could not be saved") == true, "\(error)")
+        #expect(savedNames.count >= 1)
+        // On disk: the last complete save, byte for byte, and no temporary file left over.
+        #expect(try Data(contentsOf: recent) == lastSaved)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: recent.deletingLastPathComponent().path)
+            .filter { !$0.hasSuffix(".json") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // Guidance goes on to the new destination.
+        let status = try #require(client.request(#"{"cmd":"status"}"#))
+        #expect((status.object("destination")?["name"] as? String)?.count == 100)
+        #expect(daemon.process.isRunning)
+
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        let (restarted, again) = try await daemon.restart()
+        defer { restarted.terminate() }
+        let reloaded = try #require(again.request(#"{"cmd":"recent"}"#))
+        let names = (reloaded["destinations"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == savedNames)
+        #expect((again.request(#"{"cmd":"status"}"#)?["problems"] as? [String]) == [])
+    }
 }

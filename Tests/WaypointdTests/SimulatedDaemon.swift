@@ -18,8 +18,13 @@ final class SimulatedDaemon {
     private let arguments: [String]
 
     /// Starts the daemon and waits for its socket; nil when the binary is missing locally.
-    /// - Parameter stateFiles: files to put in the state directory first, by name.
-    init?(events: String? = nil, stateFiles: [String: String] = [:], extraArguments: [String] = []) async throws {
+    /// - Parameters:
+    ///   - stateFiles: files to put in the state directory first, by name.
+    ///   - fileSizeLimitBytes: run it under `prlimit --fsize`, as `LimitFSIZE=` or a full disk would.
+    init?(
+        events: String? = nil, stateFiles: [String: String] = [:], fileSizeLimitBytes: Int? = nil,
+        extraArguments: [String] = []
+    ) async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
         executable = waypointd
         tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
@@ -43,7 +48,14 @@ final class SimulatedDaemon {
             arguments += ["--simulate-events", path]
         }
         self.arguments = arguments
-        process = try ChildProcess(waypointd, arguments + ["--record", recording] + extraArguments)
+        if let fileSizeLimitBytes {
+            // Without a recording: it would reach the limit first.
+            guard let prlimit = try ExternalTool.find("prlimit", hint: "apt install util-linux") else { return nil }
+            process = try ChildProcess(
+                prlimit, ["--fsize=\(fileSizeLimitBytes)", "--", waypointd.path] + arguments + extraArguments)
+        } else {
+            process = try ChildProcess(waypointd, arguments + ["--record", recording] + extraArguments)
+        }
         try #require(await Self.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
     }
 
