@@ -1,5 +1,6 @@
 import Guidance
 import Synchronization
+import SystemSupport
 
 /// Drives the motor: repeats the pulse of the current cue, falls back to a heartbeat after a
 /// long time on target, plays patterns ahead of the cue, and sleeps between edges (it never
@@ -9,15 +10,24 @@ import Synchronization
 /// (``deliver(cue:)``, ``deliver(pattern:)``): the sampling thread changes the cue up to 50
 /// times a second, and that must neither hop onto this actor nor wake the player, which reads
 /// the newest cue when its current pulse ends.
+///
+/// The edges are written from a thread of the player's own that sleeps in an ``EdgeAlarm``
+/// between them: one wakeup per edge and no allocation, where a task sleeping on the clock
+/// allocates on every sleep and wakes two threads.
 public actor HapticPlayer<C: Clock> where C.Duration == Duration {
-    /// What the player is asked to do, shared with the threads that ask.
+    /// What the player is asked to do, shared with the threads that ask, and what it is doing.
     private struct Mailbox {
         var cue: HapticCue?
         var queue: [HapticPattern] = []
         var onTargetSince: C.Instant?
-        /// The cue pulse under way. It is cut short when the cue falls silent or a pattern is
-        /// queued: a warning must not wait, and a buzz that no longer means "this way" must stop.
-        var cuePulse: Task<Void, any Error>?
+        /// Whether the cue pulse under way is to stop at once: the cue fell silent or a pattern
+        /// was queued (a warning must not wait, and a buzz that no longer means "this way" must
+        /// stop).
+        var cutPulse = false
+        /// The duty last written to the motor.
+        var duty = 0.0
+        /// The pattern playing now.
+        var pattern: HapticPattern?
     }
 
     /// Patterns queued at once before the queue's storage grows (it is reserved up front so
@@ -28,12 +38,12 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private let renderer: ERMRenderer
     private let clock: C
     private let mailbox: Mutex<Mailbox>
-    private let changes: AsyncStream<Void>
-    private let changed: AsyncStream<Void>.Continuation
+    private let alarm: EdgeAlarm<C>
+
     /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
-    public private(set) var duty = 0.0
+    public var duty: Double { mailbox.withLock { $0.duty } }
     /// The pattern playing now, if one is.
-    public private(set) var pattern: HapticPattern?
+    public var pattern: HapticPattern? { mailbox.withLock { $0.pattern } }
 
     /// A player for a channel; nothing is driven until `run()`.
     public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
@@ -43,7 +53,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         var mailbox = Mailbox()
         mailbox.queue.reserveCapacity(Self.queueCapacity)
         self.mailbox = Mutex(mailbox)
-        (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        alarm = EdgeAlarm(clock: clock)
     }
 
     /// What to feel from the next pulse on. A pulse under way is finished first, unless the cue
@@ -66,90 +76,116 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
                 mailbox.onTargetSince = nil
             }
             mailbox.cue = newCue
-            if newCue == nil { mailbox.cuePulse?.cancel() }
+            if newCue == nil && !wasSilent { mailbox.cutPulse = true }
             return wasSilent != (newCue == nil)
         }
-        if wake { changed.yield() }
+        if wake { alarm.wake() }
     }
 
     /// ``play(_:)`` from any thread, without waiting.
     public nonisolated func deliver(pattern: HapticPattern) {
         mailbox.withLock { mailbox in
             mailbox.queue.append(pattern)
-            mailbox.cuePulse?.cancel()
+            mailbox.cutPulse = true
         }
-        changed.yield()
+        alarm.wake()
     }
 
-    /// Drives the motor until the task is cancelled, then switches it off.
-    /// - Throws: the first `PWMError` (the motor has then been switched off as far as possible).
+    /// Drives the motor from the player's thread until the task is cancelled, then switches it
+    /// off.
+    /// - Throws: the first `PWMError` (the motor has then been switched off as far as possible),
+    ///   or `Errno` when the thread cannot be started.
     public func run() async throws {
-        var failure: (any Error)?
-        do {
-            try await loop()
-        } catch is CancellationError {
-        } catch {
-            failure = error
-        }
-        do {
-            duty = 0
-            try channel.shutDown()
-        } catch {
-            failure = failure ?? error
+        let failure = await withTaskCancellationHandler {
+            await withCheckedContinuation { (finished: CheckedContinuation<(any Error)?, Never>) in
+                do throws(Errno) {
+                    try BlockingThread.start { finished.resume(returning: self.drive()) }
+                } catch {
+                    finished.resume(returning: self.switchOff(after: error))
+                }
+            }
+        } onCancel: {
+            alarm.stop()
         }
         if let failure { throw failure }
     }
 
-    private func loop() async throws {
-        var wakeups = changes.makeAsyncIterator()
-        while !Task.isCancelled {
+    /// The player's thread: plays until stopped or a write fails, then switches the motor off.
+    /// - Returns: the first error, if any.
+    private nonisolated func drive() -> (any Error)? {
+        do throws(PWMError) {
+            try loop()
+            return switchOff(after: nil)
+        } catch {
+            return switchOff(after: error)
+        }
+    }
+
+    /// Shuts the channel down; returns `failure`, or the shutdown's own error when there was none.
+    private nonisolated func switchOff(after failure: (any Error)?) -> (any Error)? {
+        mailbox.withLock {
+            $0.duty = 0
+            $0.pattern = nil
+        }
+        do throws(PWMError) {
+            try channel.shutDown()
+            return failure
+        } catch {
+            return failure ?? error
+        }
+    }
+
+    private nonisolated func loop() throws(PWMError) {
+        while !alarm.isStopped {
             let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
-                (mailbox.queue.isEmpty ? nil : mailbox.queue.removeFirst(), mailbox.cue, mailbox.onTargetSince)
+                let next = mailbox.queue.isEmpty ? nil : mailbox.queue.removeFirst()
+                mailbox.pattern = next
+                // A cue pulse starts now: only a silence or a pattern from here on cuts it.
+                mailbox.cutPulse = false
+                return (next, mailbox.cue, mailbox.onTargetSince)
             }
             if let next {
-                pattern = next
-                defer { pattern = nil }
-                try await perform(renderer.timeline(for: next))
+                try perform(renderer.timeline(for: next), interruptible: false)
+                mailbox.withLock { $0.pattern = nil }
             } else if let cue {
-                let settled = onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
-                try await performInterruptibly(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue))
-            } else if await wakeups.next() == nil {
-                return
+                let settled =
+                    onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
+                try perform(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue), interruptible: true)
+            } else {
+                _ = alarm.wait(until: nil)
             }
         }
     }
 
-    /// Performs a cue pulse as ``cuePulse``, so that `setCue(nil)` and `play(_:)` can cut it
-    /// short; a cut pulse leaves the motor off.
-    private func performInterruptibly(_ timeline: DutyTimeline) async throws {
-        let pulse = Task { try await perform(timeline) }
-        // A silence or a pattern that came while the pulse was being set up cuts it at once.
-        let cutAlready = mailbox.withLock { mailbox in
-            mailbox.cuePulse = pulse
-            return mailbox.cue == nil || !mailbox.queue.isEmpty
-        }
-        if cutAlready { pulse.cancel() }
-        defer { mailbox.withLock { $0.cuePulse = nil } }
-        do {
-            try await withTaskCancellationHandler {
-                try await pulse.value
-            } onCancel: {
-                pulse.cancel()
-            }
-        } catch is CancellationError where !Task.isCancelled {
-            try channel.setDuty(0)
-            duty = 0
-        }
-    }
-
-    /// Writes each step at its time and waits out the rest of the timeline.
-    private func perform(_ timeline: DutyTimeline) async throws {
+    /// Writes each step at its time and waits out the rest of the timeline. A cue pulse
+    /// (`interruptible`) that is cut short leaves the motor off; a stop leaves it as it is, for
+    /// the shutdown.
+    private nonisolated func perform(_ timeline: DutyTimeline, interruptible: Bool) throws(PWMError) {
         let start = clock.now
         for step in timeline.steps {
-            try await clock.sleep(until: start.advanced(by: step.offset), tolerance: nil)
+            guard try wait(until: start.advanced(by: step.offset), interruptible: interruptible) else { return }
             try channel.setDuty(step.duty)
-            duty = step.duty
+            mailbox.withLock { $0.duty = step.duty }
         }
-        try await clock.sleep(until: start.advanced(by: timeline.length), tolerance: nil)
+        _ = try wait(until: start.advanced(by: timeline.length), interruptible: interruptible)
+    }
+
+    /// Waits for `deadline`; false when the player is stopping, or when the cue pulse under way
+    /// was cut short (the motor is then off).
+    private nonisolated func wait(until deadline: C.Instant, interruptible: Bool) throws(PWMError) -> Bool {
+        while alarm.wait(until: deadline) {
+            if alarm.isStopped { return false }
+            guard interruptible else { continue }
+            let cut = mailbox.withLock { mailbox in
+                defer { mailbox.cutPulse = false }
+                return mailbox.cutPulse
+            }
+            if cut {
+                try channel.setDuty(0)
+                mailbox.withLock { $0.duty = 0 }
+                return false
+            }
+        }
+        return true
     }
 }

@@ -1,4 +1,5 @@
 import Guidance
+import Synchronization
 import Testing
 import TestSupport
 
@@ -164,5 +165,66 @@ struct HapticPlayerFailureTests {
         await #expect(throws: PWMError.self) { try await running.value }
         #expect(channel.shutDowns == 1)
         #expect(channel.duty == 0)
+    }
+}
+
+/// A channel that records every duty written with the continuous clock's time.
+private final class TimedChannel: PWMChannel, Sendable {
+    struct Write: Sendable {
+        let at: ContinuousClock.Instant
+        let duty: Double
+    }
+
+    let periodNanoseconds: UInt64 = 40_000
+    private let log = Mutex<[Write]>([])
+    private let shutDowns = Mutex(0)
+    var writes: [Write] { log.withLock { $0 } }
+    var shutDownCount: Int { shutDowns.withLock { $0 } }
+
+    func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
+        let write = Write(at: .now, duty: Double(nanoseconds) / Double(periodNanoseconds))
+        log.withLock { $0.append(write) }
+    }
+
+    func shutDown() throws(PWMError) { shutDowns.withLock { $0 += 1 } }
+}
+
+@Suite("The player on the continuous clock (its own thread)")
+struct HapticPlayerRealTimeTests {
+    @Test("edges come on time, never early, and a silence stops the motor at once, mid-pulse")
+    func edgesAndSilence() async throws {
+        let settings = MotorSettings()
+        let channel = TimedChannel()
+        let player = HapticPlayer(channel: channel, settings: settings, clock: ContinuousClock())
+        let running = Task { try await player.run() }
+        let cue = HapticCue(intensity: 1, sharpness: 0)
+        let pulse = ERMRenderer(settings: settings).pulse(for: cue)
+        let end = try #require(pulse.steps.last).offset
+        try #require(end >= .milliseconds(150), "a soft cue's pulse is long enough to cut")
+
+        let start = ContinuousClock.now
+        await player.setCue(cue)
+        try await Task.sleep(until: start + end / 2)
+        let cut = ContinuousClock.now
+        await player.setCue(nil)
+        for _ in 0..<100 where channel.writes.last?.duty != 0 { try await Task.sleep(for: .milliseconds(5)) }
+
+        let writes = channel.writes
+        #expect(writes.last?.duty == 0)
+        // Generous bounds: a loaded test machine may wake the thread late, never early.
+        let stopped = try #require(writes.last).at
+        #expect(stopped >= cut && stopped - cut < .milliseconds(100), "stopped \(stopped - cut) after the silence")
+        #expect(stopped - start < end, "the motor stopped before the pulse would have ended")
+        let played = writes.dropLast()
+        #expect(!played.isEmpty && played.allSatisfy { $0.duty > 0 })
+        for (write, step) in zip(played, pulse.steps) {
+            #expect(abs(write.duty - step.duty) <= 1 / 40_000, "the step's duty, to the nanosecond of the period")
+            #expect(write.at - start >= step.offset - .milliseconds(1), "not early")
+            #expect(write.at - start < step.offset + .milliseconds(100), "not much late")
+        }
+        running.cancel()
+        try await running.value
+        #expect(channel.shutDownCount == 1)
+        #expect(await player.duty == 0)
     }
 }

@@ -1,0 +1,131 @@
+@preconcurrency import Glibc
+
+/// Where the player's thread waits between motor edges: until an instant of the player's clock,
+/// or until another thread wakes it (a silence, a pattern, a stop), whichever comes first. A
+/// wake that comes while the thread is busy is kept for its next wait, so none is lost.
+///
+/// On `ContinuousClock` the thread blocks in `pthread_cond_timedwait` on CLOCK_MONOTONIC: one
+/// wakeup per edge and no allocation (Swift's `Clock.sleep` allocates on every call, and wakes a
+/// timer thread and a worker thread). Any other clock (the manual clock of the tests) is waited
+/// on through its own `sleep(until:)`, in a task that a wake cancels.
+final class EdgeAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duration {
+    // @unchecked: every mutable field is read and written with `mutex` held.
+    private let clock: C
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var isWoken = false
+    private var stopped = false
+    /// Counts the waits on a clock other than `ContinuousClock`, so that a late timer of an
+    /// earlier wait cannot end a later one.
+    private var generation = 0
+    private var firedGeneration = -1
+
+    /// An alarm for waits on `clock`.
+    init(clock: C) {
+        self.clock = clock
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Whether `stop()` was called.
+    var isStopped: Bool { locked { stopped } }
+
+    /// Ends the wait under way, or the next one.
+    func wake() {
+        locked { isWoken = true }
+        pthread_cond_signal(condition)
+    }
+
+    /// Ends the wait under way and every later one at once.
+    func stop() {
+        locked {
+            stopped = true
+            isWoken = true
+        }
+        pthread_cond_signal(condition)
+    }
+
+    /// Blocks the calling thread until `deadline` (nil: no deadline) or a wake.
+    /// - Returns: true when woken (or stopped), false when the deadline came.
+    func wait(until deadline: C.Instant?) -> Bool {
+        guard let deadline else { return waitForWake() }
+        let left = clock.now.duration(to: deadline)
+        if C.self == ContinuousClock.self { return wait(for: left) }
+        if left <= .zero { return consumeWake() }
+        return waitOnClock(until: deadline)
+    }
+
+    /// Takes a pending wake without blocking.
+    private func consumeWake() -> Bool {
+        locked {
+            defer { isWoken = stopped }
+            return isWoken
+        }
+    }
+
+    private func waitForWake() -> Bool {
+        locked {
+            while !isWoken { pthread_cond_wait(condition, mutex) }
+            isWoken = stopped
+            return true
+        }
+    }
+
+    /// A wait of `duration` (the time left on the player's clock), counted on CLOCK_MONOTONIC.
+    private func wait(for duration: Duration) -> Bool {
+        guard duration > .zero else { return consumeWake() }
+        var until = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &until)
+        let (seconds, attoseconds) = duration.components
+        until.tv_sec += Int(seconds)
+        until.tv_nsec += Int(attoseconds / 1_000_000_000)
+        if until.tv_nsec >= 1_000_000_000 {
+            until.tv_sec += 1
+            until.tv_nsec -= 1_000_000_000
+        }
+        return locked {
+            while !isWoken {
+                if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT { break }
+            }
+            defer { isWoken = stopped }
+            return isWoken
+        }
+    }
+
+    /// A wait on any other clock: its `sleep(until:)` in a task, cancelled when woken.
+    private func waitOnClock(until deadline: C.Instant) -> Bool {
+        let current: Int = locked {
+            generation += 1
+            return generation
+        }
+        let sleeper = Task { [clock] in
+            guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+            self.locked { self.firedGeneration = max(self.firedGeneration, current) }
+            pthread_cond_signal(self.condition)
+        }
+        let woken = locked {
+            while !isWoken && firedGeneration < current { pthread_cond_wait(condition, mutex) }
+            defer { isWoken = stopped }
+            return isWoken
+        }
+        sleeper.cancel()
+        return woken
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}
