@@ -45,7 +45,7 @@ let package = Package(
             name: "waypointd",
             dependencies: ["Daemon", "ControlProtocol", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
         .executableTarget(
-            name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism"]),
+            name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism", "SystemSupport"]),
         .executableTarget(
             name: "waypoint-bench",
             dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),

@@ -84,6 +84,19 @@ enum SocketCall {
         }.map { _ in () }
     }
 
+    /// `setsockopt(SOL_SOCKET, SO_RCVTIMEO)`: a `recv` that waits longer fails with `EAGAIN`.
+    /// Nil waits for ever (a zero `timeval`).
+    static func setReceiveTimeout(_ descriptor: Int32, seconds: Double?) -> Result<Void, Errno> {
+        var value = timeval(tv_sec: 0, tv_usec: 0)
+        if let seconds {
+            let microseconds = Int((seconds * 1_000_000).rounded())
+            value = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
+        }
+        return SystemCall.valueOrErrno {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }.map { _ in () }
+    }
+
     /// `chmod(2)`.
     static func changeMode(_ path: String, permissions: UInt32) -> Result<Void, Errno> {
         SystemCall.valueOrErrno { chmod(path, mode_t(permissions)) }.map { _ in () }

@@ -75,11 +75,27 @@ public final class UnixSocketConnection: Sendable, CustomStringConvertible {
         return UnixSocketConnection(descriptor: descriptor, outputLimit: outputLimit)
     }
 
+    /// The longest socket path ``connect(to:outputLimit:)`` accepts, in bytes: what a
+    /// `sockaddr_un` holds, less the terminating NUL (107 on Linux).
+    public static let maximumPathLength = SocketCall.maximumPathLength
+
+    /// Bounds how long ``receive(into:)`` waits: once that much time passes with nothing to
+    /// read, it throws ``Errno/wouldBlock``. Corresponds to `setsockopt(SO_RCVTIMEO)`.
+    ///
+    /// A client that must not hang on a stuck peer sets this; the daemon's reader threads do not.
+    ///
+    /// - Parameter seconds: The longest wait, to the microsecond; nil waits for ever.
+    /// - Throws: The `Errno` that `setsockopt` failed with, e.g. `EDOM` for a negative time.
+    public func setReceiveTimeout(seconds: Double?) throws(Errno) {
+        try SocketCall.setReceiveTimeout(descriptor, seconds: seconds).get()
+    }
+
     /// Waits for bytes from the peer. Blocks the calling thread; EINTR is retried.
     ///
     /// - Parameter buffer: Where the bytes go.
     /// - Returns: How many arrived; 0 when the peer closed or ``shutdown()`` was called.
-    /// - Throws: The `Errno` that `recv` failed with, e.g. `ECONNRESET`.
+    /// - Throws: The `Errno` that `recv` failed with, e.g. `ECONNRESET`, or ``Errno/wouldBlock``
+    ///   when a timeout set with ``setReceiveTimeout(seconds:)`` passed.
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try SocketCall.receive(descriptor, into: buffer).get()
     }

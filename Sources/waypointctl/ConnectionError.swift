@@ -1,4 +1,6 @@
 import ControlProtocol
+@preconcurrency import Glibc
+import SystemSupport
 
 /// Why talking to the daemon failed, below the level of its answers. Every case names the
 /// socket path, because "which daemon?" is the first question when it fails.
@@ -27,17 +29,17 @@ enum ConnectionError: Error, Hashable, CustomStringConvertible {
     var description: String {
         switch self {
         case .pathTooLong(let path):
-            "socket path \(path) is longer than \(SocketCall.maximumPathBytes) bytes"
+            "socket path \(path) is longer than \(UnixSocketConnection.maximumPathLength) bytes"
         case .socketFailed(let error):
-            "cannot create a socket: \(error)"
+            "cannot create a socket: \(Self.reason(error))"
         case .connectFailed(let path, let error):
-            "cannot connect to \(path): \(error) — \(Self.hint(for: error))"
+            "cannot connect to \(path): \(Self.reason(error)) — \(Self.hint(for: error))"
         case .setupFailed(let path, let error):
-            "cannot set up the connection to \(path): \(error)"
+            "cannot set up the connection to \(path): \(Self.reason(error))"
         case .sendFailed(let path, let error):
-            "cannot send to waypointd on \(path): \(error)"
+            "cannot send to waypointd on \(path): \(Self.reason(error))"
         case .receiveFailed(let path, let error):
-            "cannot read from waypointd on \(path): \(error)"
+            "cannot read from waypointd on \(path): \(Self.reason(error))"
         case .timedOut(let path, let seconds):
             "no reply from waypointd on \(path) within \(Self.secondsText(seconds)) s"
         case .closed(let path):
@@ -63,6 +65,12 @@ enum ConnectionError: Error, Hashable, CustomStringConvertible {
         case .permissionDenied: "is this user in the waypoint group?"
         default: "is waypointd running?"
         }
+    }
+
+    /// `strerror(3)` alone, e.g. "No such file or directory": people read these lines, so
+    /// without the number ``Errno``'s description adds.
+    private static func reason(_ error: Errno) -> String {
+        String(cString: strerror(error.rawValue))
     }
 
     private static func secondsText(_ seconds: Double) -> String {

@@ -1,4 +1,5 @@
 import ControlProtocol
+import SystemSupport
 
 /// A blocking connection to the daemon's control socket: lines out, replies in.
 ///
@@ -16,7 +17,7 @@ final class ControlConnection {
 
     /// The socket path, for messages.
     let path: String
-    private let descriptor: Int32
+    private let socket: UnixSocketConnection
     private var framer = LineFramer()
     private var pending: [LineFramer.Frame] = []
     private var receiveTimeoutSeconds: Double?
@@ -30,45 +31,56 @@ final class ControlConnection {
     /// - Throws: ``ConnectionError`` when the path is too long or the connection fails.
     init(path: String, receiveTimeoutSeconds: Double?) throws(ConnectionError) {
         self.path = path
-        guard path.utf8.count <= SocketCall.maximumPathBytes else { throw .pathTooLong(path: path) }
-        let descriptor: Int32
-        switch SocketCall.makeStreamSocket() {
-        case .success(let value): descriptor = value
-        case .failure(let error): throw .socketFailed(error)
+        guard path.utf8.count <= UnixSocketConnection.maximumPathLength else { throw .pathTooLong(path: path) }
+        do throws(UnixSocketError) {
+            socket = try UnixSocketConnection.connect(to: path)
+        } catch {
+            switch error {
+            case .createFailed(let error): throw .socketFailed(error)
+            case .connectFailed(_, let error): throw .connectFailed(path: path, error)
+            // Empty or containing NUL: `Arguments` lets neither through, but say so if one comes.
+            case .invalidPath: throw .connectFailed(path: path, .invalidArgument)
+            default: preconditionFailure("UnixSocketConnection.connect threw a listener's error: \(error)")
+            }
         }
-        if case .failure(let error) = SocketCall.connect(descriptor, path: path) {
-            _ = SocketCall.close(descriptor)
-            throw .connectFailed(path: path, error)
-        }
-        self.descriptor = descriptor
         try setReceiveTimeout(seconds: receiveTimeoutSeconds)
     }
 
     deinit {
-        // Nothing useful can be done about a failed close of a socket we only read and wrote.
-        _ = SocketCall.close(descriptor)
+        socket.close()
     }
 
     /// Changes how long ``receive()`` waits; nil waits for ever.
     /// - Throws: ``ConnectionError/setupFailed(path:_:)``.
     func setReceiveTimeout(seconds: Double?) throws(ConnectionError) {
-        if case .failure(let error) = SocketCall.setReceiveTimeout(descriptor, seconds: seconds) {
+        do throws(Errno) {
+            try socket.setReceiveTimeout(seconds: seconds)
+        } catch {
             throw .setupFailed(path: path, error)
         }
         receiveTimeoutSeconds = seconds
     }
 
     /// Sends one request line.
+    ///
+    /// The send never blocks: a line of a few hundred bytes, with no earlier request unanswered,
+    /// always fits the kernel's buffer, so anything short of all of it sent is a failure.
+    /// `MSG_NOSIGNAL` makes a daemon that went away `EPIPE`, not a `SIGPIPE` that would end the
+    /// client without a word.
     /// - Throws: ``ConnectionError/sendFailed(path:_:)``.
     func send(_ request: ControlRequest) throws(ConnectionError) {
-        let bytes = request.line
-        var sent = 0
-        while sent < bytes.count {
-            let result = bytes[sent...].withUnsafeBytes { SocketCall.send(descriptor, $0) }
-            switch result {
-            case .success(let count): sent += count
-            case .failure(let error): throw .sendFailed(path: path, error)
-            }
+        switch socket.send(request.line) {
+        case .sent:
+            return
+        case .droppedFailed(let error):
+            throw .sendFailed(path: path, error)
+        case .queued, .droppedOverLimit:
+            // The daemon stopped reading: the rest of the line would never reach it.
+            socket.shutdown()
+            throw .sendFailed(path: path, .wouldBlock)
+        case .closed:
+            // Shut down by ``Interrupter/interrupt()``: what `send` on such a socket reports.
+            throw .sendFailed(path: path, .brokenPipe)
         }
     }
 
@@ -77,7 +89,9 @@ final class ControlConnection {
     func receive() throws(ConnectionError) -> Received {
         while pending.isEmpty {
             var chunk = [UInt8](repeating: 0, count: Self.receiveChunkBytes)
-            let result = chunk.withUnsafeMutableBytes { SocketCall.receive(descriptor, into: $0) }
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try socket.receive(into: buffer) }
+            }
             switch result {
             case .success(0):
                 throw .closed(path: path)
@@ -104,17 +118,16 @@ final class ControlConnection {
     /// Wakes a ``receive()`` blocked in another thread, which then reports the connection
     /// closed: how a signal source's handler ends `watch`.
     ///
-    /// Holds the bare descriptor: use it only while this connection is alive.
+    /// Safe at any time: once the connection is closed, interrupting it does nothing.
     struct Interrupter: Sendable {
-        fileprivate let descriptor: Int32
+        fileprivate let socket: UnixSocketConnection
 
         /// Shuts the socket down in both directions.
         func interrupt() {
-            // Fails only for a descriptor that is not a connected socket: then nothing waits on it.
-            _ = SocketCall.shutdown(descriptor)
+            socket.shutdown()
         }
     }
 
     /// An ``Interrupter`` for this connection.
-    var interrupter: Interrupter { Interrupter(descriptor: descriptor) }
+    var interrupter: Interrupter { Interrupter(socket: socket) }
 }

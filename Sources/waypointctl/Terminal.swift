@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import SystemSupport
 
 /// Standard output as a terminal: whether it is one, its size, and the few ANSI sequences
 /// `watch` needs to redraw in place and to leave the terminal as it found it.
