@@ -171,20 +171,21 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     }
 
     /// Waits for `deadline`; false when the player is stopping, or when the cue pulse under way
-    /// was cut short (the motor is then off).
+    /// was cut short (the motor is then off; it is written only if it was running).
     private nonisolated func wait(until deadline: C.Instant, interruptible: Bool) throws(PWMError) -> Bool {
         while alarm.wait(until: deadline) {
             if alarm.isStopped { return false }
             guard interruptible else { continue }
-            let cut = mailbox.withLock { mailbox in
+            let (cut, running) = mailbox.withLock { mailbox in
                 defer { mailbox.cutPulse = false }
-                return mailbox.cutPulse
+                return (mailbox.cutPulse, mailbox.duty != 0)
             }
-            if cut {
+            guard cut else { continue }
+            if running {
                 try channel.setDuty(0)
                 mailbox.withLock { $0.duty = 0 }
-                return false
             }
+            return false
         }
         return true
     }
