@@ -15,6 +15,8 @@ extension Navigator {
         /// No actions.
         public init() {}
 
+        /// For tests and constants; the navigator itself appends, since a variadic array
+        /// literal allocates.
         public init(arrayLiteral actions: Action...) {
             for action in actions { append(action) }
         }
@@ -45,7 +47,8 @@ extension Navigator {
         /// Adds an action at the front.
         public mutating func prepend(_ action: Action) {
             let rest = self
-            self = [action]
+            self = Actions()
+            append(action)
             self += rest
         }
 

@@ -101,7 +101,8 @@ public struct Navigator: Sendable {
         if state == .arrived { state = .idle }
         wasGuiding = false
         lastWarningSeconds = nil
-        var actions: Actions = isMuted ? [] : [.play(.destinationAccepted)]
+        var actions = Actions()
+        if !isMuted { actions.append(.play(.destinationAccepted)) }
         actions += update(at: seconds)
         return actions
     }
