@@ -8,7 +8,8 @@ import SystemSupport
 ///
 /// Threads: one ``BlockingThread`` waits in `accept`, and one per client waits in `recv`;
 /// requests are handled in async child tasks of ``run()``, one per client, so a client's
-/// replies come in the order of its requests. Writes never block (see
+/// replies come in the order of its requests. A client that `watch`es also has one task sending
+/// its `STATUS` lines, cancelled (and awaited) when it stops watching or leaves. Writes never block (see
 /// ``UnixSocketConnection/send(_:)``): a client that stops reading is dropped once
 /// ``Limits/outputBytes`` of its output wait unsent.
 ///
