@@ -31,6 +31,12 @@ public struct DutyTimeline: Sendable, Hashable {
         steps.append(Step(offset: offset, duty: duty))
     }
 
+    /// Empties the timeline, keeping its storage for the next pulse.
+    mutating func clear() {
+        steps.removeAll(keepingCapacity: true)
+        length = .zero
+    }
+
     /// Appends `other` after this timeline's end.
     mutating func append(_ other: DutyTimeline) {
         for step in other.steps { set(step.duty, at: length + step.offset) }

@@ -20,20 +20,33 @@ public struct ERMRenderer: Sendable {
 
     /// One pulse and the gap after it, for a cue.
     public func pulse(for cue: HapticCue) -> DutyTimeline {
-        var timeline = shape(cue)
+        var timeline = DutyTimeline()
+        pulse(for: cue, into: &timeline)
+        return timeline
+    }
+
+    /// ``pulse(for:)`` into `timeline`, reusing its storage: the player renders every pulse this
+    /// way, so guidance allocates nothing once the first pulse has sized it.
+    public func pulse(for cue: HapticCue, into timeline: inout DutyTimeline) {
+        shape(cue, into: &timeline)
         let gap = max(
             lerp(settings.weakGapLength, settings.strongGapLength, cue.intensity),
             settings.stopLength + .milliseconds(50))
         timeline.length = onLength(cue) + gap
-        return timeline
     }
 
     /// The same pulse, but alone in a heartbeat interval: steady reassurance that does not numb
     /// the skin after a long time on target.
     public func heartbeat(for cue: HapticCue) -> DutyTimeline {
-        var timeline = shape(cue)
-        timeline.length = max(settings.heartbeatInterval, onLength(cue) + settings.stopLength + .milliseconds(50))
+        var timeline = DutyTimeline()
+        heartbeat(for: cue, into: &timeline)
         return timeline
+    }
+
+    /// ``heartbeat(for:)`` into `timeline`, reusing its storage.
+    public func heartbeat(for cue: HapticCue, into timeline: inout DutyTimeline) {
+        shape(cue, into: &timeline)
+        timeline.length = max(settings.heartbeatInterval, onLength(cue) + settings.stopLength + .milliseconds(50))
     }
 
     /// A whole pattern.
@@ -60,8 +73,8 @@ public struct ERMRenderer: Sendable {
     }
 
     /// The driven part of a pulse: lead (kick, start assist or ramp up), hold, ramp down, off.
-    private func shape(_ cue: HapticCue) -> DutyTimeline {
-        var timeline = DutyTimeline()
+    private func shape(_ cue: HapticCue, into timeline: inout DutyTimeline) {
+        timeline.clear()
         let onLength = onLength(cue)
         let hold = clampDuty(settings.floorDuty + (settings.ratedDuty - settings.floorDuty) * cue.intensity)
         let start = clampDuty(settings.startDuty)
@@ -101,7 +114,6 @@ public struct ERMRenderer: Sendable {
             }
         }
         timeline.set(0, at: max(onLength, t))
-        return timeline
     }
 
     private func clampDuty(_ duty: Double) -> Double {

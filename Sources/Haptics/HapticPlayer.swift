@@ -136,6 +136,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     }
 
     private nonisolated func loop() throws(PWMError) {
+        // Every cue pulse is rendered into this one timeline, so guiding allocates nothing.
+        var cuePulse = DutyTimeline()
         while !alarm.isStopped {
             let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
                 let next = mailbox.queue.isEmpty ? nil : mailbox.queue.removeFirst()
@@ -150,7 +152,12 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
             } else if let cue {
                 let settled =
                     onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
-                try perform(settled ? renderer.heartbeat(for: cue) : renderer.pulse(for: cue), interruptible: true)
+                if settled {
+                    renderer.heartbeat(for: cue, into: &cuePulse)
+                } else {
+                    renderer.pulse(for: cue, into: &cuePulse)
+                }
+                try perform(cuePulse, interruptible: true)
             } else {
                 _ = alarm.wait(until: nil)
             }

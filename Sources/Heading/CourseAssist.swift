@@ -81,13 +81,13 @@ public struct CourseAssist: Sendable {
         // drops the sway.
         let radians = degrees * .pi / 180
         let (east, north) = (sin(radians), cos(radians))
+        var current = (east: east, north: north, seconds: seconds)
         if let last = smoothed, seconds > last.seconds {
             let weight = (seconds - last.seconds) / (Self.smoothingSeconds + seconds - last.seconds)
-            smoothed = (last.east + weight * (east - last.east), last.north + weight * (north - last.north), seconds)
-        } else {
-            smoothed = (east, north, seconds)
+            current.east = last.east + weight * (east - last.east)
+            current.north = last.north + weight * (north - last.north)
         }
-        guard let current = smoothed else { return }
+        smoothed = current
         let heading = atan2(current.east, current.north) * 180 / .pi
         guard let reference else {
             self.reference = (heading, seconds)

@@ -70,6 +70,18 @@ struct ERMRendererTests {
         #expect(soft.rhythm[0].on == .milliseconds(350) && soft.rhythm[0].off == .milliseconds(150))
     }
 
+    @Test("rendering into a reused timeline gives what a fresh one does, whatever it held before")
+    func reusedTimeline() {
+        var reused = Self.renderer.timeline(for: .headingUnreliable)
+        for (intensity, sharpness) in [(1.0, 0.0), (0.2, 0.9), (0.6, 0.4), (0.1, 0.0)] {
+            let cue = HapticCue(intensity: intensity, sharpness: sharpness)
+            Self.renderer.pulse(for: cue, into: &reused)
+            #expect(reused == Self.renderer.pulse(for: cue), "pulse \(intensity) \(sharpness)")
+            Self.renderer.heartbeat(for: cue, into: &reused)
+            #expect(reused == Self.renderer.heartbeat(for: cue), "heartbeat \(intensity) \(sharpness)")
+        }
+    }
+
     @Test("the heartbeat drives at least four times less than steady guidance on target")
     func heartbeat() {
         let onTarget = HapticCue(intensity: 1, sharpness: 0, isOnTarget: true)
