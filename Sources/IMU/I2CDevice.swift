@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Heading
 
 /// One device on an I2C bus, as the chip drivers need it: register reads and writes.
@@ -20,8 +23,22 @@ public protocol I2CDevice: AnyObject {
 
 extension I2CDevice {
     /// Reads one register.
+    /// - Throws: `I2CError`; EIO when the device returned no byte.
     public func readRegister(_ register: UInt8) throws(I2CError) -> UInt8 {
-        try readRegisters(register, count: 1)[0]
+        try readExactly(register, count: 1)[0]
+    }
+
+    /// Reads `count` consecutive bytes and checks that all of them arrived: drivers index the
+    /// bytes blindly after this, and a short SMBus block read is a bus fault, not a sample.
+    /// - Throws: `I2CError`; EIO when fewer bytes came back.
+    public func readExactly(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
+        let bytes = try readRegisters(register, count: count)
+        guard bytes.count == count else {
+            throw I2CError(
+                bus: bus, address: address, register: register, operation: "read \(count) bytes (got \(bytes.count))",
+                errno: EIO)
+        }
+        return bytes
     }
 }
 

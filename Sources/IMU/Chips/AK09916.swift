@@ -154,20 +154,8 @@ public final class AK09916: MagnetometerDriver {
     /// whose value the datasheet calls incorrect.
     /// - Throws: `I2CError`.
     public func readMagneticField() throws(I2CError) -> Vector3? {
-        let bytes = try readBlock(Register.st1.rawValue, count: Self.sampleLength)
+        let bytes = try device.readExactly(Register.st1.rawValue, count: Self.sampleLength)
         guard bytes[0] & Self.dataReady != 0, bytes[8] & Self.magneticOverflow == 0 else { return nil }
         return Self.decodeField(bytes, microteslaPerLSB: Self.microteslaPerLSB)
-    }
-
-    /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
-    /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
-        let bytes = try device.readRegisters(register, count: count)
-        guard bytes.count == count else {
-            throw I2CError(
-                bus: device.bus, address: device.address, register: register,
-                operation: "read \(count) bytes (got \(bytes.count))", errno: EIO)
-        }
-        return bytes
     }
 }

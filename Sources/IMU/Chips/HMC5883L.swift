@@ -154,22 +154,10 @@ public final class HMC5883L: MagnetometerDriver {
         let status = try device.readRegister(Register.status.rawValue)
         guard status & Self.ready != 0 else { return nil }
         // All six bytes in one read: a partial read would lock the data registers.
-        let bytes = try readBlock(Register.dataOutputXMSB.rawValue, count: 6)
+        let bytes = try device.readExactly(Register.dataOutputXMSB.rawValue, count: 6)
         guard bytes != lastSample else { return nil }
         lastSample = bytes
         guard !Self.isOverflow(bytes) else { return nil }
         return Self.decodeField(bytes, microteslaPerLSB: Self.gain.microteslaPerLSB)
-    }
-
-    /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
-    /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
-        let bytes = try device.readRegisters(register, count: count)
-        guard bytes.count == count else {
-            throw I2CError(
-                bus: device.bus, address: device.address, register: register,
-                operation: "read \(count) bytes (got \(bytes.count))", errno: EIO)
-        }
-        return bytes
     }
 }

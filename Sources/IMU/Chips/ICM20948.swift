@@ -292,7 +292,7 @@ public final class ICM20948: AccelerometerDriver {
     private func fetchSample() throws(I2CError) {
         let status = try device.readRegister(Register.intStatus1.address)
         guard status & Self.rawDataReady != 0 else { return }
-        let bytes = try readBlock(Register.accelXoutH.address, count: 12)
+        let bytes = try device.readExactly(Register.accelXoutH.address, count: 12)
         pendingAcceleration = Self.decodeAcceleration(bytes, gPerLSB: Self.accelerometerRange.gPerLSB)
         pendingAngularRate = Self.decodeAngularRate(
             RegisterBlock(bytes[6..<12]), degreesPerSecondPerLSB: Self.gyroscopeRange.degreesPerSecondPerLSB)
@@ -314,17 +314,5 @@ public final class ICM20948: AccelerometerDriver {
 
     private func write(_ register: Register, _ value: UInt8) throws(I2CError) {
         try device.writeRegister(register.address, value)
-    }
-
-    /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
-    /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
-        let bytes = try device.readRegisters(register, count: count)
-        guard bytes.count == count else {
-            throw I2CError(
-                bus: device.bus, address: device.address, register: register,
-                operation: "read \(count) bytes (got \(bytes.count))", errno: EIO)
-        }
-        return bytes
     }
 }

@@ -176,20 +176,8 @@ public final class QMC5883L: MagnetometerDriver {
         let status = try device.readRegister(Register.status.rawValue)
         guard status & Self.dataReady != 0 else { return nil }
         // Read even an overflowed sample: the read is what clears DRDY.
-        let bytes = try readBlock(Register.dataOutputXLSB.rawValue, count: 6)
+        let bytes = try device.readExactly(Register.dataOutputXLSB.rawValue, count: 6)
         guard status & Self.overflow == 0 else { return nil }
         return Self.decodeField(bytes, microteslaPerLSB: Self.range.microteslaPerLSB)
-    }
-
-    /// Reads `count` bytes and checks that all of them arrived (the bytes are indexed blindly
-    /// after this).
-    private func readBlock(_ register: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
-        let bytes = try device.readRegisters(register, count: count)
-        guard bytes.count == count else {
-            throw I2CError(
-                bus: device.bus, address: device.address, register: register,
-                operation: "read \(count) bytes (got \(bytes.count))", errno: EIO)
-        }
-        return bytes
     }
 }

@@ -63,13 +63,7 @@ public class STSensor {
     /// - Throws: `I2CError`; EIO when the device returned fewer bytes than asked for.
     func readNewBlock(status: UInt8, readyMask: UInt8, output: UInt8) throws(I2CError) -> RegisterBlock? {
         guard try device.readRegister(status) & readyMask != 0 else { return nil }
-        let bytes = try device.readRegisters(output, count: Self.vectorByteCount)
-        guard bytes.count == Self.vectorByteCount else {
-            throw I2CError(
-                bus: device.bus, address: device.address, register: output,
-                operation: "read \(Self.vectorByteCount) bytes (got \(bytes.count))", errno: EIO)
-        }
-        return bytes
+        return try device.readExactly(output, count: Self.vectorByteCount)
     }
 
     /// Three int16 in X, Y, Z order, low byte first: `X_L X_H Y_L Y_H Z_L Z_H`.
