@@ -19,7 +19,7 @@ enum StateFileCoding {
     static func encode(destination: SavedDestination?) throws(StateFileDefect) -> [UInt8] {
         let record = destination.map(PlaceRecord.init)
         if let record { _ = try record.validated(field: "destination") }
-        return try serialize(DestinationDocument(version: currentVersion, destination: record))
+        return try serialize(DestinationDocument(version: currentVersion, value: record))
     }
 
     /// The bytes of `recent.json`.
@@ -41,7 +41,7 @@ enum StateFileCoding {
     static func encode(calibration: SavedCalibration?) throws(StateFileDefect) -> [UInt8] {
         let record = calibration.map(CalibrationRecord.init)
         if let record { _ = try record.validated() }
-        return try serialize(CalibrationDocument(version: currentVersion, calibration: record))
+        return try serialize(CalibrationDocument(version: currentVersion, value: record))
     }
 
     // MARK: - Decoding
@@ -50,7 +50,7 @@ enum StateFileCoding {
     /// - Throws: What is wrong with the file.
     static func decodeDestination(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedDestination? {
         let document = try decode(DestinationDocument.self, from: bytes)
-        guard let record = document.destination else { return nil }
+        guard let record = document.value else { return nil }
         return try record.validated(field: "destination")
     }
 
@@ -74,7 +74,7 @@ enum StateFileCoding {
     /// The calibration in `calibration.json`; nil when the file says there is none.
     /// - Throws: What is wrong with the file.
     static func decodeCalibration(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedCalibration? {
-        try decode(CalibrationDocument.self, from: bytes).calibration?.validated()
+        try decode(CalibrationDocument.self, from: bytes).value?.validated()
     }
 
     // MARK: - Shared
@@ -198,31 +198,59 @@ private struct PlaceRecord: Codable {
     }
 }
 
-/// `{"version":1,"destination":{…}}` or `{"version":1,"destination":null}`; the key must be
-/// there, so that a truncated object is not mistaken for "no destination".
-private struct DestinationDocument: Codable {
+/// The one field of a document that holds a thing or null: its name and what it holds.
+private protocol NullableField {
+    associatedtype Value: Codable
+    static var name: String { get }
+}
+
+/// `destination.json`'s field.
+private enum DestinationField: NullableField {
+    typealias Value = PlaceRecord
+    static let name = "destination"
+}
+
+/// `calibration.json`'s field.
+private enum CalibrationField: NullableField {
+    typealias Value = CalibrationRecord
+    static let name = "calibration"
+}
+
+/// `{"version":1,"destination":{…}}` or `{"version":1,"destination":null}`, and the same for
+/// the calibration: the key must be there, so that a truncated object is not mistaken for
+/// "none".
+private struct NullableDocument<Field: NullableField>: Codable {
     var version: Int
-    var destination: PlaceRecord?
+    var value: Field.Value?
 
-    private enum CodingKeys: String, CodingKey { case version, destination }
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 
-    init(version: Int, destination: PlaceRecord?) {
+    init(version: Int, value: Field.Value?) {
         self.version = version
-        self.destination = destination
+        self.value = value
     }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
-        destination = try container.decode(PlaceRecord?.self, forKey: .destination)
+        let container = try decoder.container(keyedBy: Key.self)
+        version = try container.decode(Int.self, forKey: Key("version"))
+        value = try container.decode(Field.Value?.self, forKey: Key(Field.name))
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(destination, forKey: .destination)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(version, forKey: Key("version"))
+        try container.encode(value, forKey: Key(Field.name))
     }
 }
+
+private typealias DestinationDocument = NullableDocument<DestinationField>
+private typealias CalibrationDocument = NullableDocument<CalibrationField>
 
 /// `{"version":1,"recent":[{…},…]}`, newest first.
 private struct RecentDocument: Codable {
@@ -234,32 +262,6 @@ private struct RecentDocument: Codable {
 private struct MuteDocument: Codable {
     var version: Int
     var muted: Bool
-}
-
-/// `{"version":1,"calibration":{…}}` or `{"version":1,"calibration":null}`; the key must be
-/// there, as in ``DestinationDocument``.
-private struct CalibrationDocument: Codable {
-    var version: Int
-    var calibration: CalibrationRecord?
-
-    private enum CodingKeys: String, CodingKey { case version, calibration }
-
-    init(version: Int, calibration: CalibrationRecord?) {
-        self.version = version
-        self.calibration = calibration
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
-        calibration = try container.decode(CalibrationRecord?.self, forKey: .calibration)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(calibration, forKey: .calibration)
-    }
 }
 
 /// The quality figures as stored; each is omitted when unknown.
