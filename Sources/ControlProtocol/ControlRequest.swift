@@ -50,12 +50,7 @@ public enum ControlRequest: Sendable, Hashable {
     ///   ``ControlErrorCode/unknownCommand`` (no `cmd`, or an unknown one) or
     ///   ``ControlErrorCode/badArgument`` (a missing, mistyped or out-of-range argument).
     public init(line: some Collection<UInt8>) throws(ControlError) {
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(line))
-        } catch {
-            throw ControlError(.badJSON, "not valid JSON")
-        }
+        guard let parsed = ExactJSON.parse(line) else { throw ControlError(.badJSON, "not valid JSON") }
         guard let object = parsed as? [String: Any] else {
             throw ControlError(.badJSON, "a request must be a JSON object")
         }
@@ -111,9 +106,7 @@ public enum ControlRequest: Sendable, Hashable {
 
         func number(_ key: String, in range: ClosedRange<Double>) throws(ControlError) -> Double? {
             guard let raw = object[key], !(raw is NSNull) else { return nil }
-            guard !Self.isBoolean(raw), let value = (raw as? NSNumber)?.doubleValue ?? (raw as? Double) else {
-                throw ControlError(.badArgument, "\(key) must be a number")
-            }
+            guard let value = raw as? Double else { throw ControlError(.badArgument, "\(key) must be a number") }
             guard value.isFinite else { throw ControlError(.badArgument, "\(key) must be a finite number") }
             guard range.contains(value) else {
                 throw ControlError(
@@ -124,9 +117,7 @@ public enum ControlRequest: Sendable, Hashable {
 
         func boolean(_ key: String) throws(ControlError) -> Bool? {
             guard let raw = object[key], !(raw is NSNull) else { return nil }
-            guard Self.isBoolean(raw), let value = raw as? Bool else {
-                throw ControlError(.badArgument, "\(key) must be true or false")
-            }
+            guard let value = raw as? Bool else { throw ControlError(.badArgument, "\(key) must be true or false") }
             return value
         }
 
@@ -144,15 +135,6 @@ public enum ControlRequest: Sendable, Hashable {
         /// `-90.0` as `-90`, so messages read like the protocol's documentation.
         private static func text(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-        }
-
-        /// Whether JSONSerialization made `value` from `true` or `false`. `value is Bool` cannot
-        /// tell: on Linux an `NSNumber` holding 0 or 1 casts to `Bool` too. A boolean is either
-        /// a Swift `Bool` or an `NSNumber` whose C type is `char` (`c`).
-        private static func isBoolean(_ value: Any) -> Bool {
-            if type(of: value) == Bool.self { return true }
-            guard let number = value as? NSNumber else { return false }
-            return number.objCType.pointee == CChar(UInt8(ascii: "c"))
         }
     }
 }

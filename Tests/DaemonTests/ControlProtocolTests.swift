@@ -82,6 +82,25 @@ struct ControlProtocolTests {
         }
     }
 
+    @Test("coordinates arrive to the last bit, and every request reads back from its own line")
+    func exactNumbersAndRoundTrip() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let latitude = Double.random(in: -90...90, using: &generator)
+            let longitude = Double.random(in: -180...180, using: &generator)
+            let typed = try ControlRequest(line: Array(#"{"cmd":"go","lat":\#(latitude),"lon":\#(longitude)}"#.utf8))
+            #expect(typed == .go(latitude: latitude, longitude: longitude, name: nil), "\(latitude) \(longitude)")
+        }
+        let requests: [ControlRequest] = [
+            .go(latitude: 48.858370000000001, longitude: 2.2944999999999998, name: "Eiffel"), .goRecent(3), .clear, .status,
+            .watch(enabled: true, hertz: 0.5), .watch(enabled: false, hertz: 2), .recent, .mute(true), .mute(false),
+            .calibrate(.finish), .buzz(.gpsLost),
+        ]
+        for request in requests {
+            #expect(try ControlRequest(line: request.line.dropLast()) == request, "\(request)")
+        }
+    }
+
     @Test("a name may have 100 characters, not 101")
     func nameLimit() throws {
         let ok = String(repeating: "é", count: 100)

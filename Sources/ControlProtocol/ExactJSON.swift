@@ -5,10 +5,12 @@ import Foundation
 ///
 /// Why: on Linux `JSONSerialization` rounds about half of all 17-digit numbers to a
 /// neighbouring `Double` (measured: 45 943 of 100 000 random values in [−180, 180]), which made
-/// a replay differ from its live run by 1e-9 m. `JSONDecoder` reads them exactly.
-enum ExactJSON {
-    /// The parsed value, or nil when `bytes` are not JSON.
-    static func parse(_ bytes: some Sequence<UInt8>) -> Any? {
+/// a replay differ from its live run by 1e-9 m. `JSONDecoder` reads them exactly. A `true` is a
+/// `Bool` and a `1` a `Double`, which `JSONSerialization`'s `NSNumber` on Linux cannot tell apart.
+/// Control requests and recordings are both read this way.
+package enum ExactJSON {
+    /// The parsed value, or nil when `bytes` are not JSON (or not UTF-8).
+    package static func parse(_ bytes: some Sequence<UInt8>) -> Any? {
         (try? JSONDecoder().decode(Value.self, from: Data(bytes)))?.foundation
     }
 
