@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ControlReply {
     /// Reads one line the daemon sent, without its newline: what a client does with each line

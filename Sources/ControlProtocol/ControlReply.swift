@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A line the daemon sends: the greeting, or the reply to one request.
 public enum ControlReply: Sendable, Hashable {

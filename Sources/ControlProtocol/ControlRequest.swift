@@ -1,5 +1,3 @@
-import Foundation
-
 /// A request line from a client, checked. Every request is a JSON object with a `"cmd"`
 /// string; unknown fields are ignored, so newer clients can talk to older daemons.
 ///
@@ -51,10 +49,10 @@ public enum ControlRequest: Sendable, Hashable {
     ///   ``ControlErrorCode/badArgument`` (a missing, mistyped or out-of-range argument).
     public init(line: some Collection<UInt8>) throws(ControlError) {
         guard let parsed = ExactJSON.parse(line) else { throw ControlError(.badJSON, "not valid JSON") }
-        guard let object = parsed as? [String: Any] else {
+        guard let object = parsed.object else {
             throw ControlError(.badJSON, "a request must be a JSON object")
         }
-        guard let command = object["cmd"] as? String else {
+        guard let command = object["cmd"]?.string else {
             throw ControlError(.unknownCommand, "a request needs a \"cmd\" string")
         }
         let fields = Fields(object: object)
@@ -89,8 +87,8 @@ public enum ControlRequest: Sendable, Hashable {
         guard let longitude = try fields.number("lon", in: -180...180) else { throw ControlError(.badArgument, "lon is required") }
         var name: String?
         switch fields.object["name"] {
-        case nil, is NSNull: name = nil
-        case let text as String: name = text.isEmpty ? nil : text
+        case nil, .null?: name = nil
+        case .string(let text)?: name = text.isEmpty ? nil : text
         default: throw ControlError(.badArgument, "name must be a string or null")
         }
         if let name, name.count > maximumNameLength {
@@ -102,11 +100,11 @@ public enum ControlRequest: Sendable, Hashable {
     /// Typed access to a request's optional fields; a present field of the wrong type or out of
     /// range is an error naming it, an absent (or null) one is nil.
     private struct Fields {
-        let object: [String: Any]
+        let object: [String: ExactJSON.Value]
 
         func number(_ key: String, in range: ClosedRange<Double>) throws(ControlError) -> Double? {
-            guard let raw = object[key], !(raw is NSNull) else { return nil }
-            guard let value = raw as? Double else { throw ControlError(.badArgument, "\(key) must be a number") }
+            guard let raw = object[key], raw != .null else { return nil }
+            guard let value = raw.number else { throw ControlError(.badArgument, "\(key) must be a number") }
             guard value.isFinite else { throw ControlError(.badArgument, "\(key) must be a finite number") }
             guard range.contains(value) else {
                 throw ControlError(
@@ -116,16 +114,16 @@ public enum ControlRequest: Sendable, Hashable {
         }
 
         func boolean(_ key: String) throws(ControlError) -> Bool? {
-            guard let raw = object[key], !(raw is NSNull) else { return nil }
-            guard let value = raw as? Bool else { throw ControlError(.badArgument, "\(key) must be true or false") }
+            guard let raw = object[key], raw != .null else { return nil }
+            guard let value = raw.bool else { throw ControlError(.badArgument, "\(key) must be true or false") }
             return value
         }
 
         func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default fallback: Choice) throws(ControlError)
             -> Choice where Choice.RawValue == String
         {
-            guard let raw = object[key], !(raw is NSNull) else { return fallback }
-            guard let text = raw as? String, let value = Choice(rawValue: text) else {
+            guard let raw = object[key], raw != .null else { return fallback }
+            guard let text = raw.string, let value = Choice(rawValue: text) else {
                 let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
                 throw ControlError(.badArgument, "\(key) must be one of: \(names)")
             }

@@ -1,9 +1,9 @@
-import Foundation
 import GPSClient
 import Guidance
 import Haptics
 import Heading
 import IMU
+import SystemSupport
 
 /// Every setting of waypointd, with the defaults compiled in: a missing key means its default,
 /// so an empty file (or the shipped `config/waypointd.conf`, whose keys are all commented out)
@@ -158,36 +158,22 @@ public struct Configuration: Sendable, Hashable {
     static let maximumFileBytes = 1 << 20
 
     private static func readText(path: String) throws(ConfigurationError) -> String {
-        let data: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+        let bytes: [UInt8]
+        do throws(Errno) {
+            bytes = try FileSystem.contents(of: path, maximumBytes: maximumFileBytes + 1)
+        } catch where error == .noSuchFileOrDirectory {
+            throw .missing(path: path)
         } catch {
-            throw describe(error, path: path)
+            // The system's words (`Permission denied`, `Is a directory`); the message names the path.
+            throw .unreadable(path: path, reason: error.message)
         }
-        guard data.count <= maximumFileBytes else {
+        guard bytes.count <= maximumFileBytes else {
             throw .unreadable(path: path, reason: "larger than \(maximumFileBytes) bytes")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .unreadable(path: path, reason: "not UTF-8 text")
         }
         return text
-    }
-
-    /// Foundation's error for a failed open or read, as a `ConfigurationError` whose reason is
-    /// the system's (`Permission denied`, `Is a directory`) rather than Foundation's prose.
-    private static func describe(_ error: any Error, path: String) -> ConfigurationError {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        let posix = [error as NSError, underlying].compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }
-        if let posix {
-            if posix.code == Int(ENOENT) { return .missing(path: path) }
-            return .unreadable(path: path, reason: String(cString: strerror(Int32(posix.code))))
-        }
-        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoSuchFile || cocoa.code == .fileNoSuchFile {
-            return .missing(path: path)
-        }
-        return .unreadable(path: path, reason: error.localizedDescription)
     }
 }
 

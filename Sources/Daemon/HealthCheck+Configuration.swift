@@ -1,4 +1,4 @@
-import Foundation
+import SystemSupport
 
 extension HealthCheck {
     /// The configuration file, parsed with the daemon's own parser: its problems as the daemon
@@ -40,24 +40,33 @@ extension HealthCheck {
     /// The state directory: writable by this user if it exists. A missing one is fine, because
     /// systemd (`StateDirectory=waypointd`) or the daemon makes it; the check does not.
     func checkStateDirectory(_ directory: String) -> HealthVerdict {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            return HealthVerdict(
-                item: "state", outcome: .ok,
-                detail: "\(directory) does not exist yet; systemd's StateDirectory=waypointd (or the daemon) creates it"
-            )
+        do throws(Errno) {
+            guard try FileSystem.kind(of: directory) != nil else {
+                return HealthVerdict(
+                    item: "state", outcome: .ok,
+                    detail: "\(directory) does not exist yet; systemd's StateDirectory=waypointd (or the daemon) creates it"
+                )
+            }
+        } catch {
+            // A parent that may not be searched, or is a file: the daemon could not use it either.
+            return stateFailure(.cannotExamineDirectory(path: directory, error), directory: directory)
         }
         do throws(StateStoreError) {
             _ = try StateStore(directory: directory)
             return HealthVerdict(item: "state", outcome: .ok, detail: "\(directory) writable")
         } catch {
-            let fix: String
-            switch error {
-            case .notADirectory: fix = "remove what is there, or set state-dir to a directory"
-            default:
-                fix = "the service gets it from StateDirectory=waypointd; by hand: chown waypoint: \(directory)"
-            }
-            return HealthVerdict(item: "state", outcome: .failed, detail: error.description, fix: fix)
+            return stateFailure(error, directory: directory)
         }
+    }
+
+    private func stateFailure(_ error: StateStoreError, directory: String) -> HealthVerdict {
+        let fix: String
+        switch error {
+        case .notADirectory, .cannotExamineDirectory(_, .notDirectory):
+            fix = "remove what is there, or set state-dir to a directory"
+        default:
+            fix = "the service gets it from StateDirectory=waypointd; by hand: chown waypoint: \(directory)"
+        }
+        return HealthVerdict(item: "state", outcome: .failed, detail: error.description, fix: fix)
     }
 }

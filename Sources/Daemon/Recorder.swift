@@ -1,29 +1,41 @@
-import Foundation
+import FoundationEssentials
 import Geodesy
 import Heading
+import Synchronization
+import SystemSupport
 
 /// Writes the recording format of DESIGN.md §4 (`--record FILE`): one JSON object a line, with
 /// the same times the pipeline saw, so that `waypointd replay` reproduces the run exactly.
 /// Numbers are written in their shortest exact form, which reads back to the same bits.
-public final class Recorder: @unchecked Sendable {
-    private let handle: FileHandle
-    private let lock = NSLock()
-    /// Lines that could not be written (a full disk): counted, not fatal to guidance.
-    public private(set) var failedWrites = 0
-
-    /// Creates (or truncates) the file.
-    /// - Throws: when it cannot be created.
-    public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
-        self.handle = handle
+public final class Recorder: Sendable {
+    /// The open file, and how many lines could not be written to it.
+    private struct Output {
+        let descriptor: FileDescriptor
+        var failedWrites = 0
     }
 
-    deinit { try? handle.close() }
+    private let output: Mutex<Output>
+
+    /// Lines that could not be written (a full disk): counted, not fatal to guidance.
+    public var failedWrites: Int { output.withLock { $0.failedWrites } }
+
+    /// Creates (or truncates) the file, with mode 0666 less the umask, as a shell's `>` does.
+    /// - Throws: The `Errno` that `open` failed with, e.g. `EACCES` or `ENOENT` for a missing
+    ///   directory.
+    public init(path: String) throws(Errno) {
+        let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: 0o666)
+        output = Mutex(Output(descriptor: descriptor))
+    }
+
+    deinit {
+        do throws(Errno) {
+            try output.withLock { output throws(Errno) in try output.descriptor.close() }
+        } catch {
+            // The recorder goes away with the daemon, so no one is left to tell; a failure
+            // here (an I/O error reported late, as network file systems do) can only affect the
+            // last lines, and the earlier write failures were counted as they happened.
+        }
+    }
 
     /// Records one event at `seconds`.
     ///
@@ -55,21 +67,25 @@ public final class Recorder: @unchecked Sendable {
             body = "\"calibration\":{\"offset\":" + Self.vector(calibration.offsetMicrotesla)
                 + ",\"matrix\":[" + rows.joined(separator: ",") + "]}"
         }
-        let line = "{\"t\":\(seconds)," + body + "}\n"
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try handle.write(contentsOf: Data(line.utf8))
-        } catch {
-            failedWrites += 1
+        let line = Array("{\"t\":\(seconds),\(body)}\n".utf8)
+        output.withLock { output in
+            do throws(Errno) {
+                try output.descriptor.writeAll(line)
+            } catch {
+                output.failedWrites += 1
+            }
         }
     }
 
     private static func vector(_ v: Vector3) -> String { "[\(v.x),\(v.y),\(v.z)]" }
 
+    /// `text` as a JSON string, quotes included.
     private static func string(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8)
-        let array = String(decoding: data, as: UTF8.self)
-        return String(array.dropFirst().dropLast())
+        do {
+            return String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
+        } catch {
+            // JSONEncoder fails only on non-finite numbers; a string always encodes.
+            preconditionFailure("JSONEncoder could not encode a string: \(error)")
+        }
     }
 }

@@ -1,5 +1,4 @@
 import ControlProtocol
-import Foundation
 import Geodesy
 import Heading
 
@@ -46,45 +45,45 @@ extension RecordingEvent {
     /// - Throws: `RecordingError` naming the field that is missing or wrong.
     public init(parsing text: String, line: Int) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(line: line, message: message) }
-        guard let object = ExactJSON.parse(text.utf8) as? [String: Any] else {
+        guard let object = ExactJSON.parse(text.utf8)?.object else {
             throw fail("not a JSON object")
         }
         guard let t = Self.number(object["t"]), t >= 0 else { throw fail("\"t\" must be a non-negative number of seconds") }
         if let imu = object["imu"] {
-            guard let imu = imu as? [String: Any] else { throw fail("\"imu\" must be an object") }
+            guard let imu = imu.object else { throw fail("\"imu\" must be an object") }
             guard let mag = Self.vector(imu["mag"]) else { throw fail("\"imu.mag\" must be three numbers (µT)") }
             guard let acc = Self.vector(imu["acc"]) else { throw fail("\"imu.acc\" must be three numbers (g)") }
             var gyro: Vector3?
-            if let value = imu["gyro"], !(value is NSNull) {
+            if let value = imu["gyro"], value != .null {
                 guard let parsed = Self.vector(value) else { throw fail("\"imu.gyro\" must be three numbers (°/s)") }
                 gyro = parsed
             }
             self.init(seconds: t, kind: .imu(IMUSample(magneticMicrotesla: mag, accelerationG: acc, angularRateDegreesPerSecond: gyro)))
         } else if let fix = object["fix"] {
-            guard let fix = fix as? [String: Any] else { throw fail("\"fix\" must be an object") }
+            guard let fix = fix.object else { throw fail("\"fix\" must be an object") }
             self.init(seconds: t, kind: .fix(try Self.fix(fix, fail: fail)))
         } else if let destination = object["destination"] {
-            if destination is NSNull {
+            if destination == .null {
                 self.init(seconds: t, kind: .destination(nil, name: nil))
             } else {
-                guard let destination = destination as? [String: Any],
+                guard let destination = destination.object,
                     let lat = Self.number(destination["lat"]), let lon = Self.number(destination["lon"])
                 else { throw fail("\"destination\" must have numeric \"lat\" and \"lon\", or be null") }
                 do throws(CoordinateParseError) {
                     let coordinate = try Coordinate(latitudeDegrees: lat, longitudeDegrees: lon)
-                    self.init(seconds: t, kind: .destination(coordinate, name: destination["name"] as? String))
+                    self.init(seconds: t, kind: .destination(coordinate, name: destination["name"]?.string))
                 } catch {
                     throw fail("destination: \(error)")
                 }
             }
-        } else if let calibration = object["calibration"], calibration is NSNull {
+        } else if let calibration = object["calibration"], calibration == .null {
             self.init(seconds: t, kind: .calibration(nil))
         } else if let muted = object["muted"] {
-            guard let muted = muted as? Bool else { throw fail("\"muted\" must be true or false") }
+            guard let muted = muted.bool else { throw fail("\"muted\" must be true or false") }
             self.init(seconds: t, kind: .muted(muted))
         } else if let calibration = object["calibration"] {
-            guard let calibration = calibration as? [String: Any], let offset = Self.vector(calibration["offset"]),
-                let rows = calibration["matrix"] as? [Any], rows.count == 3,
+            guard let calibration = calibration.object, let offset = Self.vector(calibration["offset"]),
+                let rows = calibration["matrix"]?.array, rows.count == 3,
                 let matrix = Matrix3(rows.compactMap { Self.vector($0).map { [$0.x, $0.y, $0.z] } })
             else { throw fail("\"calibration\" needs \"offset\" (three numbers) and \"matrix\" (three rows of three)") }
             self.init(seconds: t, kind: .calibration(MagneticCalibration(offsetMicrotesla: offset, matrix: matrix)))
@@ -93,22 +92,22 @@ extension RecordingEvent {
         }
     }
 
-    private static func number(_ value: Any?) -> Double? {
-        guard let number = value as? Double, number.isFinite else { return nil }
+    private static func number(_ value: ExactJSON.Value?) -> Double? {
+        guard let number = value?.number, number.isFinite else { return nil }
         return number
     }
 
-    private static func vector(_ value: Any?) -> Vector3? {
-        guard let array = value as? [Any], array.count == 3 else { return nil }
+    private static func vector(_ value: ExactJSON.Value?) -> Vector3? {
+        guard let array = value?.array, array.count == 3 else { return nil }
         let numbers = array.compactMap(number)
         return numbers.count == 3 ? Vector3(numbers[0], numbers[1], numbers[2]) : nil
     }
 
-    private static func fix(_ object: [String: Any], fail: (String) -> RecordingError) throws(RecordingError) -> Fix {
+    private static func fix(_ object: [String: ExactJSON.Value], fail: (String) -> RecordingError) throws(RecordingError) -> Fix {
         guard let modeNumber = number(object["mode"]).flatMap({ Int(exactly: $0) }), let mode = Fix.Mode(rawValue: max(1, modeNumber)), (0...3).contains(modeNumber)
         else { throw fail("\"fix.mode\" must be 0, 1, 2 or 3") }
         var fix = Fix(mode: mode)
-        if let time = object["time"] as? String {
+        if let time = object["time"]?.string {
             guard let parsed = UTCTime(iso8601: time) else { throw fail("\"fix.time\" '\(time)' is not ISO 8601 UTC") }
             fix.time = parsed
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `waypointd replay FILE`: runs the navigation pipeline over a recording and prints one JSON
 /// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness"}`.
 public enum Replay {
@@ -13,7 +11,7 @@ public enum Replay {
         var pipeline = configuration.navigationPipeline(calibration: nil)
         var errors: [RecordingError] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = trimmingBlanks(line)
             guard !trimmed.isEmpty else { continue }
             do throws(RecordingError) {
                 let event = try RecordingEvent(parsing: String(trimmed), line: index + 1)
@@ -23,6 +21,16 @@ public enum Replay {
             }
         }
         return errors
+    }
+
+    /// `line` without the blanks around it: spaces, tabs and the other Unicode space separators.
+    /// The line holds no line breaks (the text was split at them), so `isWhitespace` finds
+    /// exactly these.
+    private static func trimmingBlanks(_ line: Substring) -> Substring {
+        guard let first = line.firstIndex(where: { !$0.isWhitespace }),
+            let last = line.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return line[first...last]
     }
 
     static func encode(_ output: NavigationPipeline.Output) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Geodesy
 import Heading
 
@@ -102,18 +102,18 @@ enum StateFileCoding {
         do {
             probe = try decoder.decode(VersionProbe.self, from: data)
         } catch {
-            throw defect(for: error, in: data)
+            throw defect(for: error, in: bytes)
         }
         guard probe.version == currentVersion else { throw .unknownVersion(probe.version) }
         do {
             return try decoder.decode(Document.self, from: data)
         } catch {
-            throw defect(for: error, in: data)
+            throw defect(for: error, in: bytes)
         }
     }
 
     /// A decoding error as a defect naming the field.
-    private static func defect(for error: any Error, in data: Data) -> StateFileDefect {
+    private static func defect(for error: any Error, in bytes: [UInt8]) -> StateFileDefect {
         guard let error = error as? DecodingError else { return .invalidJSON(detail: "\(error)") }
         switch error {
         case .typeMismatch(let type, let context):
@@ -123,22 +123,12 @@ enum StateFileCoding {
         case .keyNotFound(let key, let context):
             return .missingField(fieldName(context.codingPath + [key]))
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .invalidJSON(detail: parserDetail(data) ?? context.debugDescription)
+            // JSONDecoder says only "not valid JSON"; JSONSyntax says what and where.
+            return .invalidJSON(detail: JSONSyntax.firstError(in: bytes) ?? context.debugDescription)
         case .dataCorrupted(let context):
             return .invalidValue(field: fieldName(context.codingPath), reason: context.debugDescription)
         @unknown default:
             return .invalidJSON(detail: "\(error)")
-        }
-    }
-
-    /// Where the JSON parser stopped and why, e.g. `Number 1e999 is not representable in Swift.`
-    /// `JSONDecoder` only says "not valid JSON"; `JSONSerialization` says more.
-    private static func parserDetail(_ data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
         }
     }
 

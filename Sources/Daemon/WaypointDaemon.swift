@@ -1,5 +1,4 @@
 @preconcurrency import Glibc
-import Foundation
 import Geodesy
 import GPSClient
 import Guidance
@@ -45,14 +44,22 @@ public enum WaypointDaemon {
 
         var parsedScript: SimulationScript?
         if let path = options.simulationEventsPath {
-            do {
-                parsedScript = try SimulationScript(parsing: String(contentsOfFile: path, encoding: .utf8))
-            } catch let error as SimulationScriptError {
+            let bytes: [UInt8]
+            do throws(Errno) {
+                bytes = try FileSystem.contents(of: path)
+            } catch {
+                logger.error("cannot read the simulation events", ["file": path, "error": error.message])
+                return 66
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                logger.error("cannot read the simulation events", ["file": path, "error": "not UTF-8 text"])
+                return 66
+            }
+            do throws(SimulationScriptError) {
+                parsedScript = try SimulationScript(parsing: text)
+            } catch {
                 logger.error("bad simulation events", ["file": "\(path):\(error.line)", "error": error.message])
                 return 65
-            } catch {
-                logger.error("cannot read the simulation events", ["file": path, "error": error.localizedDescription])
-                return 66
             }
         }
 

@@ -13,8 +13,12 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
 
     /// `strerror`'s text and the symbolic number, e.g. `Connection refused (errno 111)`.
     public var description: String {
-        "\(String(cString: strerror(rawValue))) (errno \(rawValue))"
+        "\(message) (errno \(rawValue))"
     }
+
+    /// `strerror`'s text alone, e.g. `Is a directory`: for messages to people that name the
+    /// path themselves.
+    public var message: String { String(cString: strerror(rawValue)) }
 
     /// Interrupted system call.
     public static let interrupted = Errno(rawValue: EINTR)

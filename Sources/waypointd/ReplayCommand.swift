@@ -1,6 +1,6 @@
 @preconcurrency import Glibc
 import Daemon
-import Foundation
+import SystemSupport
 
 /// `waypointd replay FILE`.
 enum ReplayCommand {
@@ -43,16 +43,22 @@ enum ReplayCommand {
             fputs("\(error)\n", stderr)
             return 78
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+        let bytes: [UInt8]
+        do throws(Errno) {
+            bytes = try FileSystem.contents(of: file)
         } catch {
-            fputs("waypointd: cannot read \(file): \(error.localizedDescription)\n", stderr)
-            return 66
+            return cannotRead(file, error.message)
         }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return cannotRead(file, "not UTF-8 text") }
         let errors = Replay.run(text, configuration: configuration) { print($0) }
         for error in errors { fputs("waypointd: \(file): \(error)\n", stderr) }
         return errors.isEmpty ? 0 : 1
+    }
+
+    /// Exit status 66 (EX_NOINPUT) for a recording that cannot be read, and why.
+    private static func cannotRead(_ file: String, _ reason: String) -> Int32 {
+        fputs("waypointd: cannot read \(file): \(reason)\n", stderr)
+        return 66
     }
 
     private static func usage(_ message: String) -> Int32 {

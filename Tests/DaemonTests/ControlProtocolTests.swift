@@ -94,7 +94,7 @@ struct ControlProtocolTests {
         let requests: [ControlRequest] = [
             .go(latitude: 48.858370000000001, longitude: 2.2944999999999998, name: "Eiffel"), .goRecent(3), .clear, .status,
             .watch(enabled: true, hertz: 0.5), .watch(enabled: false, hertz: 2), .recent, .mute(true), .mute(false),
-            .calibrate(.finish), .buzz(.gpsLost),
+            .calibrate(.finish), .buzz(.gpsLost), .go(latitude: -0.5, longitude: 1e-7, name: #"Gare d'Austerlitz / "quai" \ 1"#),
         ]
         for request in requests {
             #expect(try ControlRequest(line: request.line.dropLast()) == request, "\(request)")

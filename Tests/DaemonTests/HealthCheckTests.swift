@@ -271,6 +271,10 @@ struct HealthCheckTests {
         let missing = check.checkStateDirectory(rig.directory.appendingPathComponent("absent").path)
         #expect(missing.outcome == .ok)
         #expect(!FileManager.default.fileExists(atPath: rig.directory.appendingPathComponent("absent").path))
+        // Below a file, nothing can exist or be made: that is a failure, not "does not exist yet".
+        let underFile = check.checkStateDirectory(file.path + "/state")
+        #expect(underFile.outcome == .failed)
+        #expect(underFile.detail == "cannot examine the state directory \(file.path)/state: Not a directory (errno 20)")
     }
 
     @Test("all good against a real gpsd fed a recorded log")

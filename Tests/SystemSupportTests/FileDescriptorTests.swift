@@ -83,4 +83,26 @@ struct FileDescriptorTests {
         #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.removeFile(path + ".renamed") }
         #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileDescriptor.open(path, .readOnly) }
     }
+
+    @Test("a whole file is written and read back across several read calls, up to a limit")
+    func wholeFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fd-\(UUID().uuidString)").path
+        try FileSystem.makeDirectory(directory, permissions: 0o700)
+        defer {
+            do { try FileManager.default.removeItem(atPath: directory) } catch { Issue.record("cleanup: \(error)") }
+        }
+        let path = directory + "/big"
+        let bytes = (0..<(FileDescriptor.readChunkBytes * 2 + 123)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let output = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive])
+        try output.writeAll(bytes)
+        try output.close()
+
+        #expect(try FileSystem.contents(of: path) == bytes)
+        #expect(try FileSystem.contents(of: path, maximumBytes: 10) == Array(bytes.prefix(10)))
+        #expect(try FileSystem.contents(of: path, maximumBytes: bytes.count + 1) == bytes)
+        #expect(try FileSystem.contents(of: path, maximumBytes: 0) == [])
+        #expect(throws: Errno.isDirectory) { _ = try FileSystem.contents(of: directory) }
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileSystem.contents(of: directory + "/absent") }
+        #expect(Errno.isDirectory.message == "Is a directory")
+    }
 }
