@@ -14,7 +14,6 @@ let package = Package(
         // C libraries. libi2c ships no pkg-config file, so CI2C links by name only.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // The pure core: no Foundation, no clock, no IO.
         .target(name: "Geodesy"),
@@ -26,7 +25,7 @@ let package = Package(
         .target(name: "ControlProtocol"),
 
         // The edges: system calls, devices, services.
-        .target(name: "SystemSupport", dependencies: ["CSystemd"]),
+        .target(name: "SystemSupport"),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),

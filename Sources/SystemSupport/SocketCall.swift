@@ -13,6 +13,41 @@ enum SocketCall {
         }
     }
 
+    /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)`.
+    static func makeDatagramSocket() -> Result<Int32, Errno> {
+        SystemCall.valueOrErrno {
+            Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+    }
+
+    /// `sendto(2)` of one datagram, `MSG_NOSIGNAL`, to a filesystem path or, when `path`
+    /// starts with `@`, to the abstract address named by the rest (the two forms systemd's
+    /// `NOTIFY_SOCKET` takes). An abstract name is length-delimited, so the address length is
+    /// exact rather than the whole `sockaddr_un`.
+    static func sendDatagram(_ descriptor: Int32, _ bytes: [UInt8], to path: String) -> Result<Void, Errno> {
+        var name = Array(path.utf8)
+        let isAbstract = name.first == UInt8(ascii: "@")
+        if isAbstract { name[0] = 0 }
+        guard name.count > (isAbstract ? 1 : 0), name.count <= maximumPathLength,
+            !name.dropFirst(isAbstract ? 1 : 0).contains(0)
+        else { return .failure(.invalidArgument) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
+        let length =
+            isAbstract
+            ? MemoryLayout<sa_family_t>.size + name.count : MemoryLayout<sockaddr_un>.size
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bytes.withUnsafeBytes { buffer in
+                    SystemCall.valueOrErrno {
+                        sendto(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+                    }.map { _ in () }
+                }
+            }
+        }
+    }
+
     /// `bind(2)` to a filesystem path. The caller has checked the path with ``withAddress(_:_:)``.
     static func bind(_ descriptor: Int32, path: String) -> Result<Void, Errno> {
         withAddress(path) { address, length in

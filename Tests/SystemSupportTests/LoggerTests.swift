@@ -33,10 +33,9 @@ struct LoggerTests {
         #expect(StandardErrorLogHandler.format(record, withPriority: false) == #"imu: device fault i2c.address=0x1C i2c.bus=1 why="no ack""#)
     }
 
-    @Test("without NOTIFY_SOCKET the notifier does nothing and says so")
+    @Test("without systemd's variables there is no watchdog and no activated socket")
     func notifier() {
-        let notifier = SystemdNotifier()
-        #expect(!notifier.isEnabled)
+        let notifier = SystemdNotifier(environment: [:])
         notifier.ready(status: "test")
         #expect(notifier.watchdogInterval == nil)
         #expect(notifier.listenFileDescriptors().isEmpty)

@@ -1,0 +1,88 @@
+import Foundation
+@preconcurrency import Glibc
+import Testing
+
+@testable import SystemSupport
+
+/// A datagram socket bound where `NOTIFY_SOCKET` points, standing in for systemd.
+private final class NotifyListener {
+    let descriptor: Int32
+    let address: String
+
+    /// Binds to a path, or to an abstract name when `abstract` is set.
+    init(abstract: Bool) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let name = "waypointd-notify-\(UUID().uuidString)"
+        var bytes = Array((abstract ? "@" + name : NSTemporaryDirectory() + "/" + name).utf8)
+        address = String(decoding: bytes, as: UTF8.self)
+        if abstract { bytes[0] = 0 }
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
+        let length = abstract ? MemoryLayout<sa_family_t>.size + bytes.count : MemoryLayout<sockaddr_un>.size
+        let bound = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
+        }
+        try #require(descriptor >= 0 && bound == 0, "cannot bind \(address): errno \(errno)")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(descriptor)
+        if !address.hasPrefix("@") { unlink(address) }
+    }
+
+    /// The next datagram, as text; nil after the 5 s timeout.
+    func receive() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count >= 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
+    }
+}
+
+@Suite("systemd's notify, watchdog and socket-activation protocols")
+struct SystemdNotifierTests {
+    @Test("each message is one datagram to NOTIFY_SOCKET, a path or an abstract name", arguments: [false, true])
+    func notify(abstract: Bool) throws {
+        let listener = try NotifyListener(abstract: abstract)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address])
+        notifier.ready(status: "guiding to Café")
+        #expect(listener.receive() == "READY=1\nSTATUS=guiding to Café")
+        notifier.watchdog()
+        #expect(listener.receive() == "WATCHDOG=1")
+        notifier.status("idle")
+        #expect(listener.receive() == "STATUS=idle")
+        notifier.stopping()
+        #expect(listener.receive() == "STOPPING=1")
+    }
+
+    @Test("the watchdog interval is WATCHDOG_USEC when WATCHDOG_PID is unset or ours")
+    func watchdogInterval() {
+        let pid = String(getpid())
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "5000000"]).watchdogInterval == .seconds(5))
+        #expect(
+            SystemdNotifier(environment: ["WATCHDOG_USEC": "2500000", "WATCHDOG_PID": pid]).watchdogInterval
+                == .milliseconds(2500))
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "5000000", "WATCHDOG_PID": "1"]).watchdogInterval == nil)
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "0"]).watchdogInterval == nil)
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "five"]).watchdogInterval == nil)
+        #expect(SystemdNotifier(environment: [:]).watchdogInterval == nil)
+    }
+
+    @Test("socket activation passes LISTEN_FDS descriptors from 3 when LISTEN_PID is ours")
+    func listenDescriptors() throws {
+        let pid = String(getpid())
+        // Two descriptors of our own at 3 and 4 would be what systemd passes; the test process
+        // has something open there already, which is all the call needs.
+        #expect(SystemdNotifier(environment: ["LISTEN_PID": pid, "LISTEN_FDS": "2"]).listenFileDescriptors() == [3, 4])
+        let flags = fcntl(3, F_GETFD)
+        try #require(flags >= 0, "descriptor 3 is open in the test process")
+        #expect(flags & FD_CLOEXEC != 0)
+        #expect(SystemdNotifier(environment: ["LISTEN_PID": "1", "LISTEN_FDS": "1"]).listenFileDescriptors().isEmpty)
+        #expect(SystemdNotifier(environment: ["LISTEN_FDS": "1"]).listenFileDescriptors().isEmpty)
+        #expect(SystemdNotifier(environment: ["LISTEN_PID": pid, "LISTEN_FDS": "0"]).listenFileDescriptors().isEmpty)
+        #expect(SystemdNotifier(environment: ["LISTEN_PID": pid, "LISTEN_FDS": "-1"]).listenFileDescriptors().isEmpty)
+        #expect(SystemdNotifier(environment: ["LISTEN_PID": pid, "LISTEN_FDS": "x"]).listenFileDescriptors().isEmpty)
+    }
+}
