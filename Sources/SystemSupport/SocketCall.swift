@@ -23,27 +23,25 @@ enum SocketCall {
     /// `sendto(2)` of one datagram, `MSG_NOSIGNAL`, to a filesystem path or, when `path`
     /// starts with `@`, to the abstract address named by the rest (the two forms systemd's
     /// `NOTIFY_SOCKET` takes). An abstract name is length-delimited, so the address length is
-    /// exact rather than the whole `sockaddr_un`.
-    static func sendDatagram(_ descriptor: Int32, _ bytes: [UInt8], to path: String) -> Result<Void, Errno> {
-        var name = Array(path.utf8)
-        let isAbstract = name.first == UInt8(ascii: "@")
-        if isAbstract { name[0] = 0 }
-        guard name.count > (isAbstract ? 1 : 0), name.count <= maximumPathLength,
-            !name.dropFirst(isAbstract ? 1 : 0).contains(0)
+    /// exact rather than the whole `sockaddr_un`. Allocates nothing: the watchdog is petted
+    /// from the sampling loop.
+    static func sendDatagram(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to path: String) -> Result<Void, Errno> {
+        let utf8 = path.utf8
+        let isAbstract = utf8.first == UInt8(ascii: "@")
+        guard utf8.count > (isAbstract ? 1 : 0), utf8.count <= maximumPathLength,
+            !utf8.dropFirst(isAbstract ? 1 : 0).contains(0)
         else { return .failure(.invalidArgument) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
-        let length =
-            isAbstract
-            ? MemoryLayout<sa_family_t>.size + name.count : MemoryLayout<sockaddr_un>.size
+        withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+            for (index, byte) in utf8.enumerated() { sunPath[index] = index == 0 && isAbstract ? 0 : byte }
+        }
+        let length = isAbstract ? MemoryLayout<sa_family_t>.size + utf8.count : MemoryLayout<sockaddr_un>.size
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bytes.withUnsafeBytes { buffer in
-                    SystemCall.valueOrErrno {
-                        sendto(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
-                    }.map { _ in () }
-                }
+                SystemCall.valueOrErrno {
+                    sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+                }.map { _ in () }
             }
         }
     }

@@ -10,15 +10,23 @@
 /// libsystemd keeps its dependencies (liblzma, libzstd, liblz4, libgcrypt, libcap) out of the
 /// daemon: about 0.8 MB of resident memory on a Pi.
 public struct SystemdNotifier: Sendable {
-    /// The environment read; nil for the process's own, read at each call as libsystemd does.
+    /// The environment read; nil for the process's own.
     private let environment: [String: String]?
+    /// `NOTIFY_SOCKET`, read once: petting the watchdog then allocates nothing.
+    private let notifySocket: String?
 
     /// A notifier for this process, reading the process's environment.
-    public init() { environment = nil }
+    public init() {
+        environment = nil
+        notifySocket = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
+    }
 
     /// A notifier that reads `environment` instead of the process's (for tests: changing the
     /// environment of a process running tests on several threads is not safe).
-    public init(environment: [String: String]) { self.environment = environment }
+    public init(environment: [String: String]) {
+        self.environment = environment
+        notifySocket = environment["NOTIFY_SOCKET"]
+    }
 
     /// Sends `READY=1` and a status line.
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
@@ -77,10 +85,10 @@ public struct SystemdNotifier: Sendable {
     /// treats the service by its timeouts), so it is deliberately ignored, as `sd_notify`'s
     /// callers do.
     private func send(_ state: String) {
-        guard let path = value("NOTIFY_SOCKET"), !path.isEmpty,
-            case .success(let socket) = SocketCall.makeDatagramSocket()
+        guard let path = notifySocket, !path.isEmpty, case .success(let socket) = SocketCall.makeDatagramSocket()
         else { return }
         defer { try? FileDescriptor(rawValue: socket).close() }
-        _ = SocketCall.sendDatagram(socket, Array(state.utf8), to: path)
+        var state = state
+        state.withUTF8 { _ = SocketCall.sendDatagram(socket, UnsafeRawBufferPointer($0), to: path) }
     }
 }
