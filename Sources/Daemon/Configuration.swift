@@ -60,7 +60,8 @@ public struct Configuration: Sendable, Hashable {
     public var i2cBus: Int = 1
     /// Which chips to read. Default `.auto`.
     public var imu: IMU = .auto
-    /// How often the IMU is read, hertz. Default 50.
+    /// How often the heading is estimated while it matters, hertz; without a gyroscope the
+    /// chips are read up to twice per sample (at most 100 Hz) and the reads averaged. Default 50.
     public var sampleRateHertz: Double = 50
     /// The magnetometer's chip-to-body axis map, replacing the preset's or chip's own; nil keeps
     /// that. Default nil.

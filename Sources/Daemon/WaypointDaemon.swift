@@ -267,14 +267,15 @@ final class SamplingAlarm: Sendable {
     }
 }
 
-/// The sensor loop on a thread of its own: polls the IMU at the configured rate while the
-/// heading matters (a destination is set or a calibration is collecting), once a second
-/// otherwise, and hands each sample to the core synchronously. On a simulated board it also
+/// The sensor loop on a thread of its own: while the heading matters (a destination is set or
+/// a calibration is collecting) it reads the IMU once or twice per sample period
+/// (`readsPerSample(hasGyroscope:)`) and hands the core the mean of what it read
+/// (`IMUSampleAverage`); otherwise it reads once a second. The core gets each sample synchronously. On a simulated board it also
 /// steps the simulated world (walker, chips, GPS receiver, scripted events) on the same
-/// schedule, so the whole simulation costs one wake-up per sample.
+/// schedule, so the simulation costs no wake-ups of its own.
 ///
-/// Why a thread: a Swift task that sleeps 50 times a second wakes a timer thread and a worker
-/// thread each time and hops between actors; this thread wakes once per sample and allocates
+/// Why a thread: a Swift task that sleeps 100 times a second wakes a timer thread and a worker
+/// thread each time and hops between actors; this thread wakes once per read and allocates
 /// nothing of its own in steady state.
 struct Sampling: Sendable {
     /// How often to sample while idle (no destination, no calibration). The heading in
@@ -283,7 +284,11 @@ struct Sampling: Sendable {
     static let idleInterval = Duration.seconds(1)
     /// A simulated receiver reports once a second.
     static let simulatedFixInterval = 1.0
+    /// The fastest the chips are read, Hz: the chips make at most about 100 samples a second
+    /// (sensors.md), so reading faster only finds nothing new.
+    static let fastestReadHertz = 100.0
 
+    /// The sample period: how often the core gets a sample while the heading matters.
     let interval: Duration
     let walker: WalkerBox?
     let script: SimulationScript?
@@ -298,6 +303,16 @@ struct Sampling: Sendable {
     /// that is never released) gets the daemon restarted with the motor off. No timer of its
     /// own: it rides on the sampling wake-ups.
     let watchdogInterval: Duration?
+
+    /// How many times the chips are read per sample while the heading matters. Without a
+    /// gyroscope, twice at the default 50 Hz (once at 100 Hz and above), so that every sample
+    /// the chips make is used: the heading then rests on the magnetometer alone, and at high
+    /// inclinations its noise decides the error at the end of a turn. With one, once: the
+    /// gyroscope carries the heading between samples and the magnetometer's noise is averaged
+    /// over a second anyway, so reading twice would only cost wake-ups.
+    func readsPerSample(hasGyroscope: Bool) -> Int {
+        hasGyroscope ? 1 : max(1, Int(Self.fastestReadHertz / configuration.sampleRateHertz))
+    }
 
     /// Runs the thread until the task is cancelled.
     func run() async {
@@ -349,28 +364,38 @@ struct Sampling: Sendable {
                 return
             }
         }
-        var world = walker.map { SimulatedWorld(walker: $0, script: script, stepSeconds: interval.seconds, logger: logger) }
+        let readsPerPeriod = readsPerSample(hasGyroscope: reader.hasGyroscope)
+        let readInterval = interval / readsPerPeriod
+        var world = walker.map {
+            SimulatedWorld(walker: $0, script: script, stepSeconds: readInterval.seconds, logger: logger)
+        }
         if world != nil { logger.info("gps connected", ["gps.server": "simulated"]) }
 
         // Idle, sample at least as often as the watchdog needs petting.
         let idleInterval = watchdogInterval.map { min(Self.idleInterval, $0 / 2) } ?? Self.idleInterval
         var deadline = ContinuousClock.now
         var nextPet = deadline
+        var average = IMUSampleAverage()
+        var reads = 0
         while !alarm.isStopped {
             if let board { world?.advance(to: ContinuousClock.now, board: board, core: core) }
             switch reader.read() {
-            case .sample(let sample): core.sample(sample)
-            case .noNewSample: core.tick()
-            case .deviceFault(let fault):
-                logger.warning("imu fault", ["fault": "\(fault)"])
-                core.tick()
+            case .sample(let sample): average.add(sample)
+            case .noNewSample: break
+            case .deviceFault(let fault): logger.warning("imu fault", ["fault": "\(fault)"])
+            }
+            reads += 1
+            let needsHeading = core.needsHeading
+            if reads >= readsPerPeriod || !needsHeading {
+                reads = 0
+                if let sample = average.take() { core.sample(sample) } else { core.tick() }
             }
             let now = ContinuousClock.now
             if let watchdogInterval, now >= nextPet {
                 notifier.watchdog()
                 nextPet = now.advanced(by: watchdogInterval / 2)
             }
-            let period = core.needsHeading ? interval : idleInterval
+            let period = needsHeading ? readInterval : idleInterval
             deadline = deadline.advanced(by: period)
             // Behind (the machine was suspended, or the pace just slowed): start afresh from now.
             if deadline < now || deadline > now.advanced(by: period) { deadline = now.advanced(by: period) }
@@ -379,7 +404,7 @@ struct Sampling: Sendable {
     }
 }
 
-/// The simulated world on the sampling thread: the walker moves in steps of the sampling
+/// The simulated world on the sampling thread: the walker moves in steps of the read
 /// interval (however long the thread slept), scripted events fire on time, and the simulated
 /// receiver reports a fix once a second, as gpsd would.
 private struct SimulatedWorld {
@@ -412,7 +437,7 @@ private struct SimulatedWorld {
                     receiver.skipEpoch()
                 }
             }
-            // Steps of the sampling interval up to now, the last one rounded to the nearest.
+            // Steps of the read interval up to now, the last one rounded to the nearest.
             guard elapsedSeconds + stepSeconds <= target + stepSeconds / 2 else { break }
             if let script {
                 for event in script.events(after: elapsedSeconds, through: elapsedSeconds + stepSeconds) {

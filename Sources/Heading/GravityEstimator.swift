@@ -35,6 +35,11 @@ public struct GravityEstimator: Sendable {
     /// The current estimate: unit vector towards the ground in the body frame; nil until the
     /// first sample.
     public private(set) var down: Vector3?
+    /// How much the body is moving as in walking, from 0 (still: the measured specific force
+    /// stays within `stillDeviationG` of 1 g) to 1 (moving: `movingDeviationG` or more). Without
+    /// a gyroscope the estimate then misses the trunk's sway at the gait's 1–2 Hz, and the
+    /// heading is that much less certain.
+    public private(set) var movingFraction = 0.0
     private var deviationSquared = 0.0
 
     /// An estimator with no estimate yet.
@@ -55,6 +60,8 @@ public struct GravityEstimator: Sendable {
         let deviation = accelerationG.length - 1
         let deviationGain = seconds / (settings.deviationTimeConstant + seconds)
         deviationSquared += (deviation * deviation - deviationSquared) * deviationGain
+        let span = max(settings.movingDeviationG - settings.stillDeviationG, 1e-9)
+        movingFraction = min(1, max(0, (deviationSquared.squareRoot() - settings.stillDeviationG) / span))
         let timeConstant: Double
         if let rate = angularRateDegreesPerSecond, rate.isFinite {
             // A vector fixed in the world turns by −ω·dt as seen from the body.
@@ -62,9 +69,8 @@ public struct GravityEstimator: Sendable {
             estimate = (estimate - omega.cross(estimate) * seconds).normalized
             timeConstant = settings.movingTimeConstant
         } else {
-            let span = max(settings.movingDeviationG - settings.stillDeviationG, 1e-9)
-            let moving = min(1, max(0, (deviationSquared.squareRoot() - settings.stillDeviationG) / span))
-            timeConstant = settings.stillTimeConstant + (settings.movingTimeConstant - settings.stillTimeConstant) * moving
+            timeConstant =
+                settings.stillTimeConstant + (settings.movingTimeConstant - settings.stillTimeConstant) * movingFraction
         }
         let gain = seconds / (timeConstant + seconds)
         down = (estimate + (measured - estimate) * gain).normalized

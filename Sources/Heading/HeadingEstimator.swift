@@ -47,6 +47,12 @@ public struct HeadingEstimator: Sendable {
         public var turningDwellSeconds = 0.5
         /// Time constant of the measured heading-noise estimate, seconds. Default 1 s.
         public var noiseTimeConstant = 1.0
+        /// While walking without a gyroscope, the tracker follows the mean heading over this
+        /// window, seconds: one stride, so that the trunk's sway at the stride's and the steps'
+        /// frequencies (1 and 2 Hz), which the gravity estimate cannot follow, averages out.
+        /// Default 1 s; a walk whose stride is off 1 Hz keeps part of its sway (a fifth at
+        /// 0.8 Hz). At most `TurnTracker.recentCapacity` samples.
+        public var gaitWindowSeconds = 1.0
         /// With a gyroscope: how fast the magnetometer corrects the integrated heading, seconds.
         /// Default 1 s.
         public var gyroCorrectionTimeConstant = 1.0
@@ -143,7 +149,8 @@ public struct HeadingEstimator: Sendable {
             // Should the gyroscope drop out, the tracker takes over from here.
             tracker.start(measured: Self.wrap(next))
         } else {
-            next = tracker.update(measured: measured, seconds: seconds, settings: settings)
+            next = tracker.update(
+                measured: measured, seconds: seconds, walking: gravity.movingFraction, settings: settings)
         }
         heading = Self.wrap(next)
         return heading!
@@ -177,7 +184,11 @@ extension HeadingEstimator {
     /// innovation against that model's own uncertainty) says which to believe. The turning
     /// model carries the turn acceleration so that it follows a turn's smooth start and stop
     /// with a low gain. The measurement noise is estimated from the samples themselves, from
-    /// second differences, which a steady turn does not inflate.
+    /// second differences, which a steady turn does not inflate. While the wearer walks, the
+    /// tilt the heading is computed with sways with each stride, too fast for the gravity
+    /// estimate to follow, and the heading sways with it by several degrees; taken as it is,
+    /// that sway looks like turning to and fro. So while walking the filters take the mean
+    /// heading over one stride (`gaitWindowSeconds`) instead, in which the sway averages out.
     ///
     /// All state is a handful of numbers: no allocation per sample.
     struct TurnTracker: Sendable {
@@ -211,6 +222,8 @@ extension HeadingEstimator {
         static let noiseClipSigmas = 3.0
         /// Model probabilities are kept within [floor, 1 − floor] so either can take over.
         static let probabilityFloor = 1e-4
+        /// How many recent headings are kept for the stride's mean: a second at up to 128 Hz.
+        static let recentCapacity = 128
 
         private(set) var steady = Model()
         private(set) var turning = Model()
@@ -221,6 +234,11 @@ extension HeadingEstimator {
         private var previousMeasured: Double?
         private var previousDifference: Double?
         private var started = false
+        /// The latest measured headings, a ring; `recentCount` of them are valid, the newest at
+        /// `newestIndex`.
+        private var recent = InlineArray<128, Double>(repeating: 0)
+        private var recentCount = 0
+        private var newestIndex = 0
 
         /// Restarts at a measured heading, at rest.
         mutating func start(measured: Double) {
@@ -232,15 +250,22 @@ extension HeadingEstimator {
             turningProbability = 0.5
             previousMeasured = measured
             previousDifference = nil
+            recentCount = 0
+            remember(measured)
             started = true
         }
 
         /// Takes one measured heading; returns the combined estimate, degrees.
-        mutating func update(measured: Double, seconds: Double, settings: Settings) -> Double {
+        /// - Parameter walking: how much the wearer is walking, 0…1 (`GravityEstimator.movingFraction`).
+        mutating func update(measured: Double, seconds: Double, walking: Double, settings: Settings) -> Double {
             guard started, seconds > 0 else {
                 start(measured: measured)
                 return measured
             }
+            let stride = strideMean(measured: measured, seconds: seconds, windowSeconds: settings.gaitWindowSeconds)
+            remember(measured)
+            let walking = walking.isFinite ? min(1, max(0, walking)) : 0
+            let measured = HeadingEstimator.wrap(measured + walking * HeadingEstimator.difference(measured, stride))
             estimateNoise(measured: measured, seconds: seconds, timeConstant: settings.noiseTimeConstant)
 
             // Mixing: each filter starts the step from the blend of both that its model
@@ -291,6 +316,28 @@ extension HeadingEstimator {
             let gain = seconds / (max(timeConstant, 0) + seconds)
             let floor = Self.minimumNoiseDegrees * Self.minimumNoiseDegrees
             noiseVariance = max(floor, noiseVariance + (squared / 6 - noiseVariance) * gain)
+        }
+
+        /// The mean of `measured` and the headings before it over `windowSeconds` (as many as
+        /// are kept), averaged through their differences from `measured` so that 359° and 1°
+        /// average to 0°.
+        private func strideMean(measured: Double, seconds: Double, windowSeconds: Double) -> Double {
+            let samples = (windowSeconds / seconds).rounded()
+            let wanted = samples.isFinite ? Int(max(1, min(samples, Double(Self.recentCapacity + 1)))) : 1
+            let count = min(wanted - 1, recentCount)
+            guard count > 0 else { return measured }
+            var sum = 0.0
+            for back in 0..<count {
+                sum += HeadingEstimator.difference(measured, recent[(newestIndex - back + Self.recentCapacity) % Self.recentCapacity])
+            }
+            return HeadingEstimator.wrap(measured + sum / Double(count + 1))
+        }
+
+        /// Keeps a measured heading in the ring of recent ones.
+        private mutating func remember(_ measured: Double) {
+            newestIndex = (newestIndex + 1) % Self.recentCapacity
+            recent[newestIndex] = measured
+            recentCount = min(recentCount + 1, Self.recentCapacity)
         }
 
         /// The blend `weight·a + (1 − weight)·b` of two filters, with the spread of their

@@ -120,7 +120,8 @@ public final class IMUReader {
     private let magnetometerMap: AxisMap
     private let accelerometer: any AccelerometerDriver
     private let accelerometerMap: AxisMap
-    private let hasGyroscope: Bool
+    /// Whether the samples carry an angular rate (the accelerometer chip has a gyroscope).
+    public let hasGyroscope: Bool
     private var phase = Phase.unconfigured
     /// Configuration attempts since the last sample: the exponent of the backoff.
     private var attemptsSinceSample = 0
