@@ -234,8 +234,8 @@ extension HeadingEstimator {
         private var previousMeasured: Double?
         private var previousDifference: Double?
         private var started = false
-        /// The latest measured headings, a ring; `recentCount` of them are valid, the newest at
-        /// `newestIndex`.
+        /// The latest measured headings, unwrapped, a ring; `recentCount` of them are valid, the
+        /// newest at `newestIndex`.
         private var recent = InlineArray<128, Double>(repeating: 0)
         private var recentCount = 0
         private var newestIndex = 0
@@ -262,9 +262,11 @@ extension HeadingEstimator {
                 start(measured: measured)
                 return measured
             }
-            let stride = strideMean(measured: measured, seconds: seconds, windowSeconds: settings.gaitWindowSeconds)
-            remember(measured)
             let walking = walking.isFinite ? min(1, max(0, walking)) : 0
+            let stride =
+                walking > 0
+                ? strideMean(measured: measured, seconds: seconds, windowSeconds: settings.gaitWindowSeconds) : measured
+            remember(measured)
             let measured = HeadingEstimator.wrap(measured + walking * HeadingEstimator.difference(measured, stride))
             estimateNoise(measured: measured, seconds: seconds, timeConstant: settings.noiseTimeConstant)
 
@@ -319,24 +321,27 @@ extension HeadingEstimator {
         }
 
         /// The mean of `measured` and the headings before it over `windowSeconds` (as many as
-        /// are kept), averaged through their differences from `measured` so that 359° and 1°
-        /// average to 0°.
+        /// are kept), unwrapped so that 359° and 1° average to 0°.
         private func strideMean(measured: Double, seconds: Double, windowSeconds: Double) -> Double {
             let samples = (windowSeconds / seconds).rounded()
             let wanted = samples.isFinite ? Int(max(1, min(samples, Double(Self.recentCapacity + 1)))) : 1
             let count = min(wanted - 1, recentCount)
             guard count > 0 else { return measured }
+            let current = recent[newestIndex] + HeadingEstimator.difference(recent[newestIndex], measured)
             var sum = 0.0
             for back in 0..<count {
-                sum += HeadingEstimator.difference(measured, recent[(newestIndex - back + Self.recentCapacity) % Self.recentCapacity])
+                sum += recent[(newestIndex - back + Self.recentCapacity) % Self.recentCapacity] - current
             }
             return HeadingEstimator.wrap(measured + sum / Double(count + 1))
         }
 
-        /// Keeps a measured heading in the ring of recent ones.
+        /// Keeps a measured heading in the ring of recent ones, unwrapped (continuing from the
+        /// one before across 0°/360°), so that their mean is a plain sum.
         private mutating func remember(_ measured: Double) {
+            let unwrapped =
+                recentCount == 0 ? measured : recent[newestIndex] + HeadingEstimator.difference(recent[newestIndex], measured)
             newestIndex = (newestIndex + 1) % Self.recentCapacity
-            recent[newestIndex] = measured
+            recent[newestIndex] = unwrapped
             recentCount = min(recentCount + 1, Self.recentCapacity)
         }
 
