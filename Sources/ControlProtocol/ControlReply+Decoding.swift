@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension ControlReply {
     /// Reads one line the daemon sent, without its newline: what a client does with each line
     /// ``LineFramer`` gives it. Fields this version does not know are ignored, and `null` (or an
@@ -13,10 +11,16 @@ extension ControlReply {
     /// - Parameter line: The line's bytes, UTF-8 JSON.
     /// - Throws: ``ReplyDecodingError`` naming what was wrong.
     public init(line: some Collection<UInt8>) throws(ReplyDecodingError) {
-        let data = Data(line)
+        let value: JSONValue
+        do throws(JSONSyntaxError) {
+            value = try JSONParser.parse(line)
+        } catch {
+            // The detail clients and tests know; a daemon's line is not for people to fix.
+            throw .notJSONObject(detail: "not valid JSON")
+        }
         let messageClass: String
         do {
-            guard let name = try JSONDecoder().decode(Envelope.self, from: data).messageClass else {
+            guard let name = try JSONValueDecoder().decode(Envelope.self, from: value).messageClass else {
                 throw ReplyDecodingError.missingClass
             }
             messageClass = name
@@ -28,12 +32,12 @@ extension ControlReply {
 
         switch messageClass {
         case "OK": self = .ok
-        case "VERSION": self = .version(try Self.decode(VersionGreeting.self, from: data, messageClass))
-        case "STATUS": self = .status(try Self.decode(StatusReport.self, from: data, messageClass))
-        case "CALIBRATION": self = .calibration(try Self.decode(CalibrationReport.self, from: data, messageClass))
-        case "RECENT": self = .recent(try Self.decode(RecentBody.self, from: data, messageClass).destinations)
+        case "VERSION": self = .version(try Self.decode(VersionGreeting.self, from: value, messageClass))
+        case "STATUS": self = .status(try Self.decode(StatusReport.self, from: value, messageClass))
+        case "CALIBRATION": self = .calibration(try Self.decode(CalibrationReport.self, from: value, messageClass))
+        case "RECENT": self = .recent(try Self.decode(RecentBody.self, from: value, messageClass).destinations)
         case "ERROR":
-            let body = try Self.decode(ErrorBody.self, from: data, messageClass)
+            let body = try Self.decode(ErrorBody.self, from: value, messageClass)
             if let code = ControlErrorCode(rawValue: body.code) {
                 self = .error(ControlError(code, body.message))
             } else {
@@ -43,11 +47,11 @@ extension ControlReply {
         }
     }
 
-    private static func decode<Body: Decodable>(_ type: Body.Type, from data: Data, _ messageClass: String)
+    private static func decode<Body: Decodable>(_ type: Body.Type, from value: JSONValue, _ messageClass: String)
         throws(ReplyDecodingError) -> Body
     {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try JSONValueDecoder().decode(type, from: value)
         } catch let error as DecodingError {
             throw .badField(messageClass: messageClass, field: Self.path(of: error), detail: Self.summary(of: error))
         } catch {
@@ -68,7 +72,7 @@ extension ControlReply {
         return (context?.codingPath ?? []).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 
-    /// A short phrase for people; Foundation's own descriptions are long and type-centred.
+    /// A short phrase for people; the decoder's own descriptions are long and type-centred.
     private static func summary(of error: any Error) -> String {
         switch error as? DecodingError {
         case .typeMismatch(let type, _)?: "expected \(Self.jsonName(of: type))"

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A line the daemon sends: the greeting, or the reply to one request.
 public enum ControlReply: Sendable, Hashable {
     /// `{"class":"VERSION","release":…,"proto":…}`, sent once on connect.
@@ -15,15 +13,13 @@ public enum ControlReply: Sendable, Hashable {
     /// `{"class":"ERROR","code":…,"message":…}`.
     case error(ControlError)
 
-    /// The reply as one line of compact JSON, newline included.
+    /// The reply as one line of compact JSON with sorted keys, newline included.
     ///
     /// Encoding cannot fail for these types (non-finite numbers are written as `null`); should
     /// it ever, the line is an `internal` error saying so rather than nothing.
     public var line: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+            return JSONWriter.bytes(try JSONValueEncoder().encode(self), layout: .compact) + [UInt8(ascii: "\n")]
         } catch {
             return Array(#"{"class":"ERROR","code":"internal","message":"reply could not be encoded"}"#.utf8) + [
                 UInt8(ascii: "\n")

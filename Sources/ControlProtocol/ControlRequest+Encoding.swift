@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension ControlRequest {
     /// The request as one line of compact JSON with sorted keys, newline included: what a
     /// client sends. ``init(line:)`` reads it back as the same request.
@@ -22,12 +20,10 @@ extension ControlRequest {
         case .calibrate(let action): fields.action = action.rawValue
         case .buzz(let pattern): fields.pattern = pattern.rawValue
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(fields)) + [UInt8(ascii: "\n")]
+            return JSONWriter.bytes(try JSONValueEncoder().encode(fields), layout: .compact) + [UInt8(ascii: "\n")]
         } catch {
-            // Strings, booleans and whole numbers always encode; only a non-finite number fails.
+            // Strings, booleans and small whole numbers always encode; only a non-finite number fails.
             preconditionFailure("a control request must hold finite numbers to be sent: \(self)")
         }
     }

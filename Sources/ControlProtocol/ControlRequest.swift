@@ -48,7 +48,14 @@ public enum ControlRequest: Sendable, Hashable {
     ///   ``ControlErrorCode/unknownCommand`` (no `cmd`, or an unknown one) or
     ///   ``ControlErrorCode/badArgument`` (a missing, mistyped or out-of-range argument).
     public init(line: some Collection<UInt8>) throws(ControlError) {
-        guard let parsed = ExactJSON.parse(line) else { throw ControlError(.badJSON, "not valid JSON") }
+        let parsed: JSONValue
+        do throws(JSONSyntaxError) {
+            parsed = try JSONParser.parse(line)
+        } catch {
+            // The wire message is the documented one (README, `bad-json`); what and where would
+            // help little in a line the client itself wrote.
+            throw ControlError(.badJSON, "not valid JSON")
+        }
         guard let object = parsed.object else {
             throw ControlError(.badJSON, "a request must be a JSON object")
         }
@@ -100,7 +107,7 @@ public enum ControlRequest: Sendable, Hashable {
     /// Typed access to a request's optional fields; a present field of the wrong type or out of
     /// range is an error naming it, an absent (or null) one is nil.
     private struct Fields {
-        let object: [String: ExactJSON.Value]
+        let object: [String: JSONValue]
 
         func number(_ key: String, in range: ClosedRange<Double>) throws(ControlError) -> Double? {
             guard let raw = object[key], raw != .null else { return nil }

@@ -1,5 +1,5 @@
 /// A number as the protocol writes it: the value when it is known and finite, otherwise
-/// `null` (JSON has no NaN or infinity, and `JSONEncoder` would throw on them).
+/// `null` (JSON has no NaN or infinity, and `JSONValueEncoder` would throw on them).
 struct WireNumber: Encodable {
     /// The value, or nil for `null`.
     let value: Double?

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import ControlProtocol
 import Geodesy
 import Heading
 import Synchronization
@@ -80,12 +80,5 @@ public final class Recorder: Sendable {
     private static func vector(_ v: Vector3) -> String { "[\(v.x),\(v.y),\(v.z)]" }
 
     /// `text` as a JSON string, quotes included.
-    private static func string(_ text: String) -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
-        } catch {
-            // JSONEncoder fails only on non-finite numbers; a string always encodes.
-            preconditionFailure("JSONEncoder could not encode a string: \(error)")
-        }
-    }
+    private static func string(_ text: String) -> String { JSONWriter.quoted(text) }
 }

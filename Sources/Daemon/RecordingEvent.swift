@@ -45,9 +45,14 @@ extension RecordingEvent {
     /// - Throws: `RecordingError` naming the field that is missing or wrong.
     public init(parsing text: String, line: Int) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(line: line, message: message) }
-        guard let object = ExactJSON.parse(text.utf8)?.object else {
+        let parsed: JSONValue
+        do throws(JSONSyntaxError) {
+            parsed = try JSONParser.parse(text.utf8)
+        } catch {
+            // Replay's own message, with the line number; scripts and tests match it.
             throw fail("not a JSON object")
         }
+        guard let object = parsed.object else { throw fail("not a JSON object") }
         guard let t = Self.number(object["t"]), t >= 0 else { throw fail("\"t\" must be a non-negative number of seconds") }
         if let imu = object["imu"] {
             guard let imu = imu.object else { throw fail("\"imu\" must be an object") }
@@ -92,18 +97,18 @@ extension RecordingEvent {
         }
     }
 
-    private static func number(_ value: ExactJSON.Value?) -> Double? {
+    private static func number(_ value: JSONValue?) -> Double? {
         guard let number = value?.number, number.isFinite else { return nil }
         return number
     }
 
-    private static func vector(_ value: ExactJSON.Value?) -> Vector3? {
+    private static func vector(_ value: JSONValue?) -> Vector3? {
         guard let array = value?.array, array.count == 3 else { return nil }
         let numbers = array.compactMap(number)
         return numbers.count == 3 ? Vector3(numbers[0], numbers[1], numbers[2]) : nil
     }
 
-    private static func fix(_ object: [String: ExactJSON.Value], fail: (String) -> RecordingError) throws(RecordingError) -> Fix {
+    private static func fix(_ object: [String: JSONValue], fail: (String) -> RecordingError) throws(RecordingError) -> Fix {
         guard let modeNumber = number(object["mode"]).flatMap({ Int(exactly: $0) }), let mode = Fix.Mode(rawValue: max(1, modeNumber)), (0...3).contains(modeNumber)
         else { throw fail("\"fix.mode\" must be 0, 1, 2 or 3") }
         var fix = Fix(mode: mode)

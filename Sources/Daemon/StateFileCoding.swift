@@ -1,4 +1,4 @@
-import FoundationEssentials
+import ControlProtocol
 import Geodesy
 import Heading
 
@@ -81,10 +81,8 @@ enum StateFileCoding {
 
     /// Pretty, sorted JSON with a final newline: the files are small, and people read them.
     private static func serialize(_ document: some Encodable) throws(StateFileDefect) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(document)) + [UInt8(ascii: "\n")]
+            return JSONWriter.bytes(try JSONValueEncoder().encode(document), layout: .pretty) + [UInt8(ascii: "\n")]
         } catch {
             throw .invalidValue(field: "the file", reason: "cannot be encoded as JSON: \(error)")
         }
@@ -94,26 +92,31 @@ enum StateFileCoding {
         -> Document
     {
         guard !bytes.isEmpty else { throw .empty }
-        let data = Data(bytes)
-        let decoder = JSONDecoder()
+        let value: JSONValue
+        do throws(JSONSyntaxError) {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw .invalidJSON(detail: error.description)
+        }
+        let decoder = JSONValueDecoder()
         // The version first, so that a file from a newer build is reported as that rather than
         // as whichever field the newer format changed.
         let probe: VersionProbe
         do {
-            probe = try decoder.decode(VersionProbe.self, from: data)
+            probe = try decoder.decode(VersionProbe.self, from: value)
         } catch {
-            throw defect(for: error, in: bytes)
+            throw defect(for: error)
         }
         guard probe.version == currentVersion else { throw .unknownVersion(probe.version) }
         do {
-            return try decoder.decode(Document.self, from: data)
+            return try decoder.decode(Document.self, from: value)
         } catch {
-            throw defect(for: error, in: bytes)
+            throw defect(for: error)
         }
     }
 
     /// A decoding error as a defect naming the field.
-    private static func defect(for error: any Error, in bytes: [UInt8]) -> StateFileDefect {
+    private static func defect(for error: any Error) -> StateFileDefect {
         guard let error = error as? DecodingError else { return .invalidJSON(detail: "\(error)") }
         switch error {
         case .typeMismatch(let type, let context):
@@ -122,9 +125,6 @@ enum StateFileCoding {
             return .wrongType(field: fieldName(context.codingPath), expected: jsonTypeName(type) + ", not null")
         case .keyNotFound(let key, let context):
             return .missingField(fieldName(context.codingPath + [key]))
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            // JSONDecoder says only "not valid JSON"; JSONSyntax says what and where.
-            return .invalidJSON(detail: JSONSyntax.firstError(in: bytes) ?? context.debugDescription)
         case .dataCorrupted(let context):
             return .invalidValue(field: fieldName(context.codingPath), reason: context.debugDescription)
         @unknown default:
