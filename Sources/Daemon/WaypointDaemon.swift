@@ -280,8 +280,10 @@ final class SamplingAlarm: Sendable {
 struct Sampling: Sendable {
     /// How often to sample while idle (no destination, no calibration). The heading in
     /// `status` is then at most this old; a heading filter with a time step this long converges
-    /// on each sample (its gains are clamped to 1).
-    static let idleInterval = Duration.seconds(1)
+    /// on each sample (its gains are clamped to 1). Two seconds: with libdispatch's workqueue
+    /// monitor, which wakes any process using Swift concurrency once a second on Linux, that is
+    /// 1.5 wake-ups a second idle.
+    static let idleInterval = Duration.seconds(2)
     /// A simulated receiver reports once a second.
     static let simulatedFixInterval = 1.0
     /// The fastest the chips are read, Hz: the chips make at most about 100 samples a second
