@@ -74,12 +74,3 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
     ]
 )
-
-// Release builds optimise across modules: the player, the navigator and the pipeline are
-// generic or small and called from the daemon's module on every sample; without this each call
-// looks up generic metadata at run time (measured: 6 % of the daemon's CPU while guiding).
-for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
-    ]
-}
