@@ -37,4 +37,9 @@ else
 fi
 
 # The whole daemon, release build, guiding and idle, beside gpsd serving a recorded log.
-python3 "$root/scripts/bench/daemon.py" "$bin" ${preload:+--preload "$preload"}
+# What waking alone costs on this machine, for scale (a virtual machine's timer wake-ups are dear).
+floor=""
+if command -v gcc >/dev/null 2>&1 && gcc -O2 -o "$work/wake-floor" "$root/scripts/bench/wake-floor.c" 2>/dev/null; then
+    floor="$work/wake-floor"
+fi
+python3 "$root/scripts/bench/daemon.py" "$bin" ${preload:+--preload "$preload"} ${floor:+--wake-floor "$floor"}

@@ -6,7 +6,8 @@ and next to it a real gpsd serving a recorded NMEA log in real time to one clien
 then prints one table: our figures, the budgets, gpsd's figures and our ratio to them.
 
     scripts/bench/daemon.py RELEASE_BIN_DIR [--preload count-allocations.so]
-                            [--guide-seconds 60] [--idle-seconds 30] [--json FILE]
+                            [--wake-floor wake-floor] [--guide-seconds 60] [--idle-seconds 30]
+                            [--json FILE]
 
 The run, in order:
   1. start gpsd on a pseudo-terminal (reference/gpsd.md §5.6), its client, and a feeder that
@@ -16,7 +17,9 @@ The run, in order:
   3. wait until `status` shows a fix and a reliable heading, then send `go` (~300 m north);
      go → first nonzero write of pwm0/duty_cycle, seen by inotify (IN_CLOSE_WRITE);
   4. guiding: settle, then measure for --guide-seconds;
-  5. `clear`, settle, then measure idle for --idle-seconds.
+  5. `clear`, settle, then measure idle for --idle-seconds; meanwhile, with --wake-floor, a
+     program that only sleeps and wakes as often as the daemon woke while guiding reports what
+     those wake-ups alone cost on this machine.
 
 Measured from /proc, from outside, without waking the daemon: CPU (utime + stime of the whole
 thread group, /proc/PID/stat), memory (VmHWM, VmRSS in /proc/PID/status), wakeups (voluntary
@@ -465,7 +468,15 @@ def run(arguments):
         idle_start = sent + SETTLE_IDLE_SECONDS
         sleep_until(idle_start)
         ours, theirs = Snapshot(probe, counter), Snapshot(gpsd_probe)
+        floor = None
+        if arguments.wake_floor:
+            hertz = f"{results['guiding']['wakeups_per_second']:.1f}"
+            floor = subprocess.Popen([arguments.wake_floor, hertz, f"{min(20, arguments.idle_seconds):g}"],
+                                     stdout=subprocess.PIPE, text=True)
         sleep_until(idle_start + arguments.idle_seconds)
+        if floor:
+            fields = floor.communicate(timeout=30)[0].split()
+            results["wake_floor"] = {"hz": float(fields[1]), "cpu_percent": float(fields[2])}
         ours_end, theirs_end = Snapshot(probe, counter), Snapshot(gpsd_probe)
         _, status = control.request({"cmd": "status"})
         results["idle"] = window(ours, ours_end)
@@ -531,6 +542,9 @@ def print_table(results, arguments):
     row("steady RSS idle (VmRSS)", idle["rss_kb"] / mb, "MB", None, gpsd_idle["rss_kb"] / mb)
     row("CPU guiding", guiding["cpu_seconds_per_minute"], "s/min", None, gpsd_guiding["cpu_seconds_per_minute"], 3)
     row("CPU guiding, % of one core", guiding["cpu_percent"], "%", BUDGET_CPU_PERCENT_GUIDING, gpsd_guiding["cpu_percent"], 3)
+    if "wake_floor" in results:
+        floor = results["wake_floor"]
+        row(f"  of which waking {floor['hz']:g} times a second costs here", floor["cpu_percent"], "%", digits=3)
     row("CPU idle", idle["cpu_seconds_per_minute"], "s/min", None, gpsd_idle["cpu_seconds_per_minute"], 3)
     row("wakeups guiding", guiding["wakeups_per_second"], "/s", None, gpsd_guiding["wakeups_per_second"], 1)
     row("wakeups idle", idle["wakeups_per_second"], "/s", BUDGET_WAKEUPS_IDLE, gpsd_idle["wakeups_per_second"], 1)
@@ -569,6 +583,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("bin", help="directory of the release build (waypointd, waypointctl)")
     parser.add_argument("--preload", help="the counting allocator (count-allocations.so)")
+    parser.add_argument("--wake-floor", help="the sleep-and-wake program (wake-floor.c, built)")
     parser.add_argument("--nmea", default=os.path.join(ROOT, "Tests/GPSClientTests/Data/haicom-305N.log"))
     parser.add_argument("--guide-seconds", type=float, default=60)
     parser.add_argument("--idle-seconds", type=float, default=30)
