@@ -190,7 +190,8 @@ extension HeadingEstimator {
     /// that sway looks like turning to and fro. So while walking the filters take the mean
     /// heading over one stride (`gaitWindowSeconds`) instead, in which the sway averages out.
     ///
-    /// All state is a handful of numbers: no allocation per sample.
+    /// All state is stored inline (a handful of numbers and a ring of 128 headings): no
+    /// allocation per sample.
     struct TurnTracker: Sendable {
         /// One model's Kalman filter: heading (degrees, kept in [0, 360)), turn rate (°/s) and
         /// turn acceleration (°/s²), and their covariance (symmetric, upper triangle).
