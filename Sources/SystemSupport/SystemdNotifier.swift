@@ -6,9 +6,9 @@
 ///
 /// The notify, watchdog and socket-activation protocols are systemd's stable interface
 /// (sd_notify(3), sd_watchdog_enabled(3), sd_listen_fds(3)): a datagram to the socket named by
-/// `NOTIFY_SOCKET`, and a few environment variables. Speaking them here rather than linking
-/// libsystemd keeps its dependencies (liblzma, libzstd, liblz4, libgcrypt, libcap) out of the
-/// daemon: about 0.8 MB of resident memory on a Pi.
+/// `NOTIFY_SOCKET`, and a few environment variables. Speaking them here takes libsystemd off our
+/// own link line and libsystemd-dev off the build's packages; libgps (through libdbus) still
+/// loads libsystemd into the daemon, so the memory it costs goes only when libgps does.
 public struct SystemdNotifier: Sendable {
     /// The environment read; nil for the process's own.
     private let environment: [String: String]?
