@@ -15,21 +15,6 @@ import SystemSupport
 /// between them: one wakeup per edge and no allocation, where a task sleeping on the clock
 /// allocates on every sleep and wakes two threads.
 public actor HapticPlayer<C: Clock> where C.Duration == Duration {
-    /// What the player is asked to do, shared with the threads that ask, and what it is doing.
-    private struct Mailbox {
-        var cue: HapticCue?
-        var queue: [HapticPattern] = []
-        var onTargetSince: C.Instant?
-        /// Whether the cue pulse under way is to stop at once: the cue fell silent or a pattern
-        /// was queued (a warning must not wait, and a buzz that no longer means "this way" must
-        /// stop).
-        var cutPulse = false
-        /// The duty last written to the motor.
-        var duty = 0.0
-        /// The pattern playing now.
-        var pattern: HapticPattern?
-    }
-
     /// Patterns queued at once before the queue's storage grows (it is reserved up front so
     /// that queueing a pattern does not allocate).
     private static var queueCapacity: Int { 8 }
@@ -37,7 +22,9 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private let channel: any PWMChannel
     private let renderer: ERMRenderer
     private let clock: C
-    private let mailbox: Mutex<Mailbox>
+    private let mailbox: Mutex<HapticMailbox>
+    /// When the player was made: the mailbox keeps times as durations since then.
+    private let origin: C.Instant
     private let alarm: EdgeAlarm<C>
 
     /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
@@ -50,7 +37,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         self.channel = channel
         renderer = ERMRenderer(settings: settings)
         self.clock = clock
-        var mailbox = Mailbox()
+        origin = clock.now
+        var mailbox = HapticMailbox()
         mailbox.queue.reserveCapacity(Self.queueCapacity)
         self.mailbox = Mutex(mailbox)
         alarm = EdgeAlarm(clock: clock)
@@ -67,7 +55,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     /// ``setCue(_:)`` from any thread, without waiting. The player is woken only when it has
     /// nothing to do (no cue, no pattern) or the motor must stop at once (a nil cue).
     public nonisolated func deliver(cue newCue: HapticCue?) {
-        let now = clock.now
+        let now = origin.duration(to: clock.now)
         let wake = mailbox.withLock { mailbox in
             let wasSilent = mailbox.cue == nil
             if newCue?.isOnTarget == true {
@@ -151,7 +139,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
                 mailbox.withLock { $0.pattern = nil }
             } else if let cue {
                 let settled =
-                    onTargetSince.map { $0.duration(to: clock.now) >= renderer.settings.heartbeatAfter } ?? false
+                    onTargetSince.map { origin.duration(to: clock.now) - $0 >= renderer.settings.heartbeatAfter } ?? false
                 if settled {
                     renderer.heartbeat(for: cue, into: &cuePulse)
                 } else {
@@ -196,4 +184,24 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         }
         return true
     }
+}
+
+/// What the player is asked to do, shared with the threads that ask, and what it is doing.
+///
+/// Outside the generic player, and with times as durations rather than the clock's instants:
+/// a type nested in a generic one is generic too, and every access from the sampling thread
+/// (50 a second) then looked its metadata up at run time (about 2 % of the guiding daemon's CPU).
+private struct HapticMailbox {
+    var cue: HapticCue?
+    var queue: [HapticPattern] = []
+    /// Since when the cue has been on target, as a duration since the player's origin.
+    var onTargetSince: Duration?
+    /// Whether the cue pulse under way is to stop at once: the cue fell silent or a pattern
+    /// was queued (a warning must not wait, and a buzz that no longer means "this way" must
+    /// stop).
+    var cutPulse = false
+    /// The duty last written to the motor.
+    var duty = 0.0
+    /// The pattern playing now.
+    var pattern: HapticPattern?
 }
