@@ -344,7 +344,11 @@ struct Sampling: Sendable {
                 latitudeDegrees: WaypointDaemon.simulatedStart.latitudeDegrees,
                 longitudeDegrees: WaypointDaemon.simulatedStart.longitudeDegrees,
                 decimalYear: UTCTime(seconds: Int64(time(nil))).decimalYear, seed: 3)
-            let simulated = SimulatedBoard(physics: physics)
+            // The configured board when it names one (so a board without a gyroscope can be
+            // tried), else the BerryGPS-IMU v4.
+            let preset: BoardPreset
+            if case .preset(let configured) = configuration.imu { preset = configured } else { preset = .berryGPSIMUv4 }
+            let simulated = SimulatedBoard(preset: preset, physics: physics)
             board = simulated
             do throws(I2CError) {
                 reader = try IMUReader(selection: simulated.selection, bus: simulated.bus)

@@ -1,8 +1,10 @@
 import Heading
 import IMU
 
-/// An OzzMaker BerryGPS-IMU v4 on a simulated bus, for `--simulate` and tests: a LIS3MDL
-/// emulator at 0x1C and an LSM6DSL emulator at 0x6A, fed by `SensorPhysics`.
+/// A board from `BoardPreset` on a simulated bus, for `--simulate` and tests: an emulator of each
+/// of its chips at the preset's addresses (one for the LSM303D, which is both; the ICM-20948's
+/// own AK09916 behind it), fed by `SensorPhysics`. The BerryGPS-IMU v4 (LIS3MDL and LSM6DSL) by
+/// default.
 ///
 /// The physics works in the body frame (x forward, y right, z down). Each chip's registers hold
 /// the value in the chip's own axes, so `update` passes the body-frame truth through the inverse
@@ -16,14 +18,13 @@ import IMU
 /// driver that also owns the reader.
 public final class SimulatedBoard {
     /// The board this simulates.
-    public static let preset = BoardPreset.berryGPSIMUv4
-
+    public let preset: BoardPreset
     /// The bus the chips sit on; hand it to `IMUDetector` or `IMUReader`.
     public let bus: SimulatedI2CBus
-    /// The LIS3MDL magnetometer's emulator.
-    public let magnetometer: LIS3MDLEmulator
-    /// The LSM6DSL accelerometer and gyroscope's emulator.
-    public let accelerometer: LSM6DSLEmulator
+    /// The magnetometer's emulator.
+    public let magnetometer: any MagnetometerEmulator
+    /// The accelerometer's emulator (and its gyroscope's, when the chip has one).
+    public let accelerometer: any AccelerometerEmulator
     /// The physics behind the readings: Earth's field, hard and soft iron, noise. Set its noise
     /// levels to 0 for exact readings.
     public var physics: SensorPhysics
@@ -32,8 +33,9 @@ public final class SimulatedBoard {
     private let bodyToMagnetometer: AxisMap
     private let bodyToAccelerometer: AxisMap
 
-    /// A board with both chips at their power-on state.
+    /// A board with its chips at their power-on state.
     /// - Parameters:
+    ///   - preset: the board; default the BerryGPS-IMU v4.
     ///   - physics: Earth's field, noise levels and the seed.
     ///   - hardIronMicrotesla: a field fixed to the device, body frame, µT; replaces the
     ///     physics' own when given, so a test or `--simulate` can make calibration matter.
@@ -41,32 +43,77 @@ public final class SimulatedBoard {
     ///     physics' own when given.
     ///   - busNumber: the number the bus reports (`i2c-N`).
     public init(
-        physics: SensorPhysics, hardIronMicrotesla: Vector3? = nil, softIron: Matrix3? = nil, busNumber: Int = 1
+        preset: BoardPreset = .berryGPSIMUv4, physics: SensorPhysics, hardIronMicrotesla: Vector3? = nil,
+        softIron: Matrix3? = nil, busNumber: Int = 1
     ) {
         var physics = physics
         if let hardIronMicrotesla { physics.hardIronMicrotesla = hardIronMicrotesla }
         if let softIron { physics.softIron = softIron }
         self.physics = physics
+        self.preset = preset
         bus = SimulatedI2CBus(number: busNumber)
-        magnetometer = LIS3MDLEmulator(address: Self.preset.magnetometer.address)
-        accelerometer = LSM6DSLEmulator(address: Self.preset.accelerometer.address)
-        bodyToMagnetometer = Self.preset.magnetometer.axisMap.inverse
-        bodyToAccelerometer = Self.preset.accelerometer.axisMap.inverse
-        bus.attach(magnetometer)
-        bus.attach(accelerometer)
+        // The accelerometer first: an ICM-20948 brings its AK09916 along.
+        let accelerometerEmulator = Self.attachEmulator(
+            of: preset.accelerometer.chip, at: preset.accelerometer.address, to: bus)
+        let sharedMagnetometer =
+            preset.magnetometer.chip == .ak09916
+            ? (accelerometerEmulator as? ICM20948Emulator)?.magnetometer
+            : preset.magnetometer.address == preset.accelerometer.address
+                ? accelerometerEmulator as? any MagnetometerEmulator : nil
+        let magnetometerEmulator =
+            sharedMagnetometer
+            ?? Self.attachEmulator(of: preset.magnetometer.chip, at: preset.magnetometer.address, to: bus)
+        guard let magnetometerChip = magnetometerEmulator as? any MagnetometerEmulator,
+            let accelerometerChip = accelerometerEmulator as? any AccelerometerEmulator
+        else {
+            // Every preset names a magnetometer chip and an accelerometer chip (BoardPresetTests).
+            preconditionFailure("\(preset.name) does not name a magnetometer and an accelerometer")
+        }
+        magnetometer = magnetometerChip
+        accelerometer = accelerometerChip
+        bodyToMagnetometer = preset.magnetometer.axisMap.inverse
+        bodyToAccelerometer = preset.accelerometer.axisMap.inverse
         // A long simulation makes millions of transfers; tests that want the transcript turn it on.
         bus.isRecording = false
     }
 
+    /// Puts a new emulator of `chip` at `address` on `bus` (an ICM-20948 attaches itself, to
+    /// bring its AK09916 onto the bus when bypass is enabled).
+    public static func attachEmulator(of chip: IMUChip, at address: UInt8, to bus: SimulatedI2CBus) -> any RegisterEmulator {
+        let emulator: any RegisterEmulator
+        switch chip {
+        case .lsm9ds1Magnetometer: emulator = LSM9DS1MagnetometerEmulator(address: address)
+        case .lsm9ds1AccelerometerGyroscope: emulator = LSM9DS1AccelerometerGyroscopeEmulator(address: address)
+        case .lis3mdl: emulator = LIS3MDLEmulator(address: address)
+        case .lsm303agrMagnetometer: emulator = LSM303AGRMagnetometerEmulator(address: address)
+        case .lsm303agrAccelerometer: emulator = LSM303AGRAccelerometerEmulator(address: address)
+        case .lsm303dlhcMagnetometer: emulator = LSM303DLHCMagnetometerEmulator(address: address)
+        case .lsm303dlhcAccelerometer: emulator = LSM303DLHCAccelerometerEmulator(address: address)
+        case .lsm303d: emulator = LSM303DEmulator(address: address)
+        case .hmc5883l: emulator = HMC5883LEmulator(address: address)
+        case .qmc5883l: emulator = QMC5883LEmulator(address: address)
+        case .ak09916: emulator = AK09916Emulator(address: address)
+        case .icm20948:
+            let icm = ICM20948Emulator(address: address)
+            icm.attach(to: bus)
+            return icm
+        case .lsm6ds33: emulator = LSM6DS33Emulator(address: address)
+        case .lsm6dsl: emulator = LSM6DSLEmulator(address: address)
+        case .lsm6dsox: emulator = LSM6DSOXEmulator(address: address)
+        }
+        bus.attach(emulator)
+        return emulator
+    }
+
     /// The pair the preset names, with its axis maps: what detection should pick.
-    public var selection: IMUSelection { Self.preset.selection }
+    public var selection: IMUSelection { preset.selection }
 
     /// Pushes one physics sample into the chips' output registers.
     /// - Parameters:
     ///   - attitude: the body's orientation.
     ///   - linearAccelerationG: the body's linear acceleration, NED, g.
-    ///   - bodyRatesDegreesPerSecond: the true rotation rates, body frame, °/s (the LSM6DSL has a
-    ///     gyroscope, so there is always a rate; 0 when still).
+    ///   - bodyRatesDegreesPerSecond: the true rotation rates, body frame, °/s (0 when still);
+    ///     a chip without a gyroscope ignores them.
     /// - Returns: the sample the physics produced, body frame, with hard and soft iron and noise:
     ///   what a reader should read back, to the chips' resolution.
     @discardableResult

@@ -42,30 +42,8 @@ final class IMUTestRig {
             magnetometer = host.magnetometer
             return host.magnetometer
         }
-        let emulator: any RegisterEmulator
-        switch chip {
-        case .lsm9ds1Magnetometer: emulator = LSM9DS1MagnetometerEmulator(address: address)
-        case .lsm9ds1AccelerometerGyroscope: emulator = LSM9DS1AccelerometerGyroscopeEmulator(address: address)
-        case .lis3mdl: emulator = LIS3MDLEmulator(address: address)
-        case .lsm303agrMagnetometer: emulator = LSM303AGRMagnetometerEmulator(address: address)
-        case .lsm303agrAccelerometer: emulator = LSM303AGRAccelerometerEmulator(address: address)
-        case .lsm303dlhcMagnetometer: emulator = LSM303DLHCMagnetometerEmulator(address: address)
-        case .lsm303dlhcAccelerometer: emulator = LSM303DLHCAccelerometerEmulator(address: address)
-        case .lsm303d: emulator = LSM303DEmulator(address: address)
-        case .hmc5883l: emulator = HMC5883LEmulator(address: address)
-        case .qmc5883l: emulator = QMC5883LEmulator(address: address)
-        case .ak09916: emulator = AK09916Emulator(address: address)
-        case .icm20948:
-            let icm = ICM20948Emulator(address: address)
-            icm.attach(to: bus)
-            emulators[address] = icm
-            accelerometer = icm
-            return icm
-        case .lsm6ds33: emulator = LSM6DS33Emulator(address: address)
-        case .lsm6dsl: emulator = LSM6DSLEmulator(address: address)
-        case .lsm6dsox: emulator = LSM6DSOXEmulator(address: address)
-        }
-        add(emulator)
+        let emulator = SimulatedBoard.attachEmulator(of: chip, at: address, to: bus)
+        emulators[address] = emulator
         if chip.isMagnetometer { magnetometer = emulator as? any MagnetometerEmulator }
         if chip.isAccelerometer { accelerometer = emulator as? any AccelerometerEmulator }
         return emulator

@@ -15,11 +15,35 @@ struct DaemonSimulationTests {
         return false
     }
 
+    /// A PWM tree with pwmchip0/pwm0 exported and stopped, as the daemon finds it on a Pi 5.
+    static func motorTree() throws -> PWMSysfsTree {
+        let tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        return tree
+    }
+
+    /// Polls `status` ten times a second until `arrived` or 60 s; `observe` sees each reply and
+    /// its state. Returns the states in the order they came, each once per run of it.
+    static func statesUntilArrival(
+        _ client: ControlClient, observe: ([String: Any], String) -> Void = { _, _ in }
+    ) async throws -> [String] {
+        var states: [String] = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard let status = client.request(#"{"cmd":"status"}"#) else { break }
+            let current = status["state"] as? String ?? "?"
+            if states.last != current { states.append(current) }
+            observe(status, current)
+            if current == "arrived" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return states
+    }
+
     @Test("go, guiding with the motor pulsing only when facing, arrival, motor off on SIGTERM, state kept")
     func simulatedWalk() async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }
-        let tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
-        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        let tree = try Self.motorTree()
         let state = tree.root.appendingPathComponent("state").path
         let socket = tree.root.appendingPathComponent("control.sock").path
         let recording = tree.root.appendingPathComponent("run.jsonl").path
@@ -33,22 +57,15 @@ struct DaemonSimulationTests {
         let reply = client.request(#"{"cmd":"go","lat":48.8558,"lon":2.2988,"name":"bench"}"#)
         #expect(reply?["class"] as? String == "OK", "\(String(describing: reply))")
 
-        var states: [String] = []
         var pulsed = false
         var silentWhileFacingAway = false
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            guard let status = client.request(#"{"cmd":"status"}"#) else { break }
-            let current = status["state"] as? String ?? "?"
-            if states.last != current { states.append(current) }
+        let states = try await Self.statesUntilArrival(client) { status, current in
             let error = (status["error"] as? Double).map(abs)
             let duty = tree.value("pwmchip0/pwm0/duty_cycle") ?? "0"
             if current == "guiding", duty != "0" { pulsed = true }
             if current == "guiding", let error, error > 40, (status["haptic"] as? [String: Any])?["intensity"] is NSNull {
                 silentWhileFacingAway = true
             }
-            if current == "arrived" { break }
-            try await Task.sleep(for: .milliseconds(100))
         }
         #expect(states.contains("guiding"), "\(states)")
         #expect(states.last == "arrived", "\(states)")
@@ -99,6 +116,47 @@ struct DaemonSimulationTests {
         #expect(destination?["name"] as? String == "bench", "\(String(describing: status))")
         let recent = second.request(#"{"cmd":"recent"}"#)
         #expect("\(String(describing: recent))".contains("bench"), "\(String(describing: recent))")
+    }
+
+    @Test("on a board without a gyroscope the wearer is guided to arrival, on samples made at the sample rate")
+    func withoutGyroscope() async throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let tree = try Self.motorTree()
+        let config = tree.root.appendingPathComponent("waypointd.conf").path
+        try "imu adafruit-lsm303agr\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let socket = tree.root.appendingPathComponent("control.sock").path
+        let recording = tree.root.appendingPathComponent("run.jsonl").path
+        let daemon = try ChildProcess(
+            waypointd,
+            [
+                "--simulate", "--config", config, "--socket", socket, "--state-dir",
+                tree.root.appendingPathComponent("state").path, "--sysfs-root", tree.root.path, "--record", recording,
+            ])
+        defer { daemon.terminate() }
+        try #require(await Self.waitForSocket(socket), "no socket: \(daemon.errors.map(\.text))")
+        let client = try ControlClient(path: socket)
+        _ = client.receive()
+        #expect(client.request(#"{"cmd":"go","lat":48.8558,"lon":2.2988}"#)?["class"] as? String == "OK")
+        let states = try await Self.statesUntilArrival(client)
+        #expect(states.contains("guiding"), "\(states)")
+        #expect(states.last == "arrived", "\(states)")
+        kill(daemon.processID, SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.errors.map(\.text).suffix(300).joined(separator: "\n"))")
+
+        // The samples carry no angular rate, and reach the pipeline at the 50 Hz sample rate
+        // while guiding, though the chips are read twice as often (each pair averaged).
+        let lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        let imuLines = lines.filter { $0.contains("\"imu\"") }
+        #expect(imuLines.count > 500)
+        #expect(imuLines.allSatisfy { !$0.contains("\"gyro\"") })
+        let goAt = try #require(
+            lines.first { $0.contains("\"destination\"") }
+                .flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["t"] as? Double })
+        let times = imuLines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["t"] as? Double }
+            .filter { $0 > goAt + 1 }
+        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+        let median = try #require(intervals.isEmpty ? nil : intervals[intervals.count / 2])
+        #expect(abs(median - 0.02) < 0.004, "median interval between samples \(median) s")
     }
 
     @Test("a corrupt state file is set aside, reported in status and the log, and the daemon starts anyway")
