@@ -50,7 +50,7 @@ let package = Package(
             dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),
 
         // Shared test helpers; only test targets may depend on this.
-        .target(name: "TestSupport", dependencies: ["Geodesy", "Geomagnetism", "Haptics", "Simulation"]),
+        .target(name: "TestSupport", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism", "Haptics", "Simulation"]),
 
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(

@@ -99,7 +99,6 @@ private let everything = Everything(
 struct JSONCodingTests {
     static let replies: [ControlReply] =
         [
-            .version(VersionGreeting()), .version(VersionGreeting(release: "9.9.9", protocolVersion: 7)), .ok,
             .status(
                 StatusReport(
                     state: "guiding",
@@ -113,24 +112,7 @@ struct JSONCodingTests {
                     bearingDegrees: 316.03, distanceMeters: 1e21, errorDegrees: .nan,
                     haptic: .init(intensity: 0.55, sharpness: 1e-05, duty: .infinity, pattern: "accepted"),
                     calibration: "stored", isMuted: false, problems: ["no \"gps\"", "tab\there"])),
-            .status(StatusReport(state: "idle")),
-            .recent([]),
-            .recent([
-                .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel"),
-                .init(latitude: -33.8568, longitude: 151.2153),
-            ]),
-            .calibration(CalibrationReport(state: "none")),
-            .calibration(
-                CalibrationReport(
-                    state: "running", samples: 412, octants: [60, 48, 51, 50, 55, 49, 47, 52], message: "keep turning")),
-            .calibration(
-                CalibrationReport(
-                    state: "stored",
-                    quality: .init(
-                        fitErrorPercent: 1.2, coveragePercent: 85, fittedFieldMicrotesla: 48.1,
-                        referenceFieldMicrotesla: 47.9, sampleCount: 412),
-                    created: "2026-05-01T12:00:00Z", message: "calibration stored")),
-        ] + ControlErrorCode.allCases.map { .error(ControlError($0, "what went wrong: \($0.rawValue) é 😀")) }
+        ] + ExampleReplies.common
 
     @Test("every reply is the line JSONEncoder wrote", arguments: replies)
     func replyLines(_ reply: ControlReply) throws {

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Testing
+import TestSupport
 
 /// Every reply the daemon sends reads back as the same value, whatever a newer daemon adds and
 /// wherever it writes null.
@@ -18,32 +19,12 @@ struct ReplyDecodingTests {
 
     static let replies: [ControlReply] =
         [
-            .version(VersionGreeting()),
-            .version(VersionGreeting(release: "9.9.9", protocolVersion: 7)),
-            .ok,
             .status(fullStatus),
-            .status(StatusReport(state: "idle")),
             .status(
                 StatusReport(
                     state: "no-fix",
                     fix: .init(time: nil, mode: 1, latitude: nil, longitude: nil, horizontalErrorMeters: nil))),
-            .recent([]),
-            .recent([
-                .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
-                .init(latitude: -33.8568, longitude: 151.2153, name: nil),
-            ]),
-            .calibration(CalibrationReport(state: "none")),
-            .calibration(
-                CalibrationReport(
-                    state: "running", samples: 412, octants: [60, 48, 51, 50, 55, 49, 47, 52], message: "keep turning")),
-            .calibration(
-                CalibrationReport(
-                    state: "stored",
-                    quality: .init(
-                        fitErrorPercent: 1.2, coveragePercent: 85, fittedFieldMicrotesla: 48.1,
-                        referenceFieldMicrotesla: 47.9, sampleCount: 412),
-                    created: "2026-05-01T12:00:00Z", message: "calibration stored")),
-        ] + ControlErrorCode.allCases.map { .error(ControlError($0, "what went wrong: \($0.rawValue)")) }
+        ] + ExampleReplies.common
 
     @Test("every reply round-trips: encode, then decode, gives the same value", arguments: replies)
     func roundTrip(_ reply: ControlReply) throws {
