@@ -55,11 +55,12 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     /// ``setCue(_:)`` from any thread, without waiting. The player is woken only when it has
     /// nothing to do (no cue, no pattern) or the motor must stop at once (a nil cue).
     public nonisolated func deliver(cue newCue: HapticCue?) {
-        let now = origin.duration(to: clock.now)
         let wake = mailbox.withLock { mailbox in
             let wasSilent = mailbox.cue == nil
             if newCue?.isOnTarget == true {
-                if mailbox.onTargetSince == nil { mailbox.onTargetSince = now }
+                // The clock is read only when the cue comes on target, not on every delivery
+                // (50 a second from the sampling thread); reading it under the lock is brief.
+                if mailbox.onTargetSince == nil { mailbox.onTargetSince = origin.duration(to: clock.now) }
             } else {
                 mailbox.onTargetSince = nil
             }
