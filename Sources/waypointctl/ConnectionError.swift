@@ -1,5 +1,4 @@
 import ControlProtocol
-@preconcurrency import Glibc
 import SystemSupport
 
 /// Why talking to the daemon failed, below the level of its answers. Every case names the
@@ -31,15 +30,15 @@ enum ConnectionError: Error, Hashable, CustomStringConvertible {
         case .pathTooLong(let path):
             "socket path \(path) is longer than \(UnixSocketConnection.maximumPathLength) bytes"
         case .socketFailed(let error):
-            "cannot create a socket: \(Self.reason(error))"
+            "cannot create a socket: \(error.message)"
         case .connectFailed(let path, let error):
-            "cannot connect to \(path): \(Self.reason(error)) — \(Self.hint(for: error))"
+            "cannot connect to \(path): \(error.message) — \(Self.hint(for: error))"
         case .setupFailed(let path, let error):
-            "cannot set up the connection to \(path): \(Self.reason(error))"
+            "cannot set up the connection to \(path): \(error.message)"
         case .sendFailed(let path, let error):
-            "cannot send to waypointd on \(path): \(Self.reason(error))"
+            "cannot send to waypointd on \(path): \(error.message)"
         case .receiveFailed(let path, let error):
-            "cannot read from waypointd on \(path): \(Self.reason(error))"
+            "cannot read from waypointd on \(path): \(error.message)"
         case .timedOut(let path, let seconds):
             "no reply from waypointd on \(path) within \(Self.secondsText(seconds)) s"
         case .closed(let path):
@@ -65,12 +64,6 @@ enum ConnectionError: Error, Hashable, CustomStringConvertible {
         case .permissionDenied: "is this user in the waypoint group?"
         default: "is waypointd running?"
         }
-    }
-
-    /// `strerror(3)` alone, e.g. "No such file or directory": people read these lines, so
-    /// without the number ``Errno``'s description adds.
-    private static func reason(_ error: Errno) -> String {
-        String(cString: strerror(error.rawValue))
     }
 
     private static func secondsText(_ seconds: Double) -> String {
