@@ -78,8 +78,9 @@ extension ControlReply {
         case .typeMismatch(let type, _)?: "expected \(Self.jsonName(of: type))"
         case .valueNotFound(let type, _)?: "expected \(Self.jsonName(of: type)), found null"
         case .keyNotFound?: "missing"
-        case .dataCorrupted(let context)?:
-            context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
+        // Syntax errors never get here (`JSONParser` rejects them first): this is a number that
+        // does not fit its field, and the decoder's text says which number and type.
+        case .dataCorrupted(let context)?: context.debugDescription
         default: "\(error)"
         }
     }
