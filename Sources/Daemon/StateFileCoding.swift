@@ -213,29 +213,21 @@ private struct NullableDocument<Field: NullableField>: Codable {
     var version: Int
     var value: Field.Value?
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(version: Int, value: Field.Value?) {
         self.version = version
         self.value = value
     }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        version = try container.decode(Int.self, forKey: Key("version"))
-        value = try container.decode(Field.Value?.self, forKey: Key(Field.name))
+        let container = try decoder.container(keyedBy: JSONCodingKey.self)
+        version = try container.decode(Int.self, forKey: JSONCodingKey(stringValue: "version"))
+        value = try container.decode(Field.Value?.self, forKey: JSONCodingKey(stringValue: Field.name))
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(version, forKey: Key("version"))
-        try container.encode(value, forKey: Key(Field.name))
+        var container = encoder.container(keyedBy: JSONCodingKey.self)
+        try container.encode(version, forKey: JSONCodingKey(stringValue: "version"))
+        try container.encode(value, forKey: JSONCodingKey(stringValue: Field.name))
     }
 }
 

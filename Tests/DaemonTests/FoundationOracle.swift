@@ -41,19 +41,12 @@ enum FoundationOracle {
                 var container = encoder.unkeyedContainer()
                 for element in elements { try container.encode(Mirror(value: element)) }
             case .object(let members):
-                var container = encoder.container(keyedBy: AnyKey.self)
+                var container = encoder.container(keyedBy: JSONCodingKey.self)
                 for (name, member) in members {
-                    try container.encode(Mirror(value: member), forKey: AnyKey(stringValue: name))
+                    try container.encode(Mirror(value: member), forKey: JSONCodingKey(stringValue: name))
                 }
             }
         }
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }
 

@@ -289,8 +289,8 @@ struct JSONCodingTests {
         /// Asks for a keyed container, then a single value: JSONEncoder traps; ours throws.
         struct Confused: Encodable {
             func encode(to encoder: any Encoder) throws {
-                var keyed = encoder.container(keyedBy: JSONCodingKeyForTests.self)
-                try keyed.encode(1, forKey: JSONCodingKeyForTests(stringValue: "a"))
+                var keyed = encoder.container(keyedBy: JSONCodingKey.self)
+                try keyed.encode(1, forKey: JSONCodingKey(stringValue: "a"))
                 var single = encoder.singleValueContainer()
                 try single.encode(2)
             }
@@ -360,12 +360,4 @@ struct JSONCodingTests {
 /// `{"inner":[…]}`: values one level down, so errors have a path.
 private struct Holder<Value: Encodable>: Encodable {
     var inner: [Value]
-}
-
-/// A key by name, for types written in tests.
-private struct JSONCodingKeyForTests: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
