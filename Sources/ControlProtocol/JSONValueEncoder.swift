@@ -79,10 +79,12 @@ private final class Slot {
     /// The slot for member `key`, replacing any earlier one, as `JSONEncoder` does.
     func member(_ key: any CodingKey) -> Slot {
         let member = Slot(codingPath: codingPath + [key])
-        if case .object(var members) = content {
-            members[key.stringValue] = member
-            content = .object(members)
-        }
+        guard case .object(var members) = content else { return member }
+        // `content` lets go of the dictionary first, so that `members` is its only owner and the
+        // insert happens in place: otherwise every member would copy all the earlier ones.
+        content = .empty
+        members[key.stringValue] = member
+        content = .object(members)
         return member
     }
 
@@ -90,6 +92,8 @@ private final class Slot {
     func appended() -> Slot {
         guard case .array(var elements) = content else { return Slot(codingPath: codingPath) }
         let element = Slot(codingPath: codingPath + [JSONCodingKey(index: elements.count)])
+        // As in `member(_:)`: one owner, so that the append does not copy the array.
+        content = .empty
         elements.append(element)
         content = .array(elements)
         return element
