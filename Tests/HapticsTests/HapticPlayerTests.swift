@@ -182,8 +182,10 @@ private final class TimedChannel: PWMChannel, Sendable {
     var shutDownCount: Int { shutDowns.withLock { $0 } }
 
     func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
-        let write = Write(at: .now, duty: Double(nanoseconds) / Double(periodNanoseconds))
-        log.withLock { $0.append(write) }
+        let duty = Double(nanoseconds) / Double(periodNanoseconds)
+        // Timed under the lock, so that the log's order is the times' order: a reader that
+        // notes the time and then reads the log sees every write made before that time.
+        log.withLock { $0.append(Write(at: .now, duty: duty)) }
     }
 
     func shutDown() throws(PWMError) { shutDowns.withLock { $0 += 1 } }
@@ -214,15 +216,28 @@ struct HapticPlayerRealTimeTests {
             #expect(write.at - first < step.offset - pulse.steps[0].offset + .milliseconds(250), "not much late")
         }
 
-        // Silence, wherever the pulses are: the motor is off within a moment and stays off.
-        let cut = ContinuousClock.now
+        // Silence in the middle of a pulse: the motor is off within a moment and stays off.
+        // The time is noted before the log is read, so a running motor seen in the log was
+        // still running at the cut, and its stop edge can only come after it.
+        var cut = ContinuousClock.now
+        var midPulse = false
+        for _ in 0..<400 {
+            cut = ContinuousClock.now
+            midPulse = (channel.writes.last?.duty ?? 0) > 0
+            if midPulse { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(midPulse, "no pulse was under way to cut")
         player.deliver(cue: nil)
         for _ in 0..<100 where channel.writes.last?.duty != 0 { try await Task.sleep(for: .milliseconds(5)) }
         let afterCut = channel.writes
         let stopped = try #require(afterCut.last)
         #expect(stopped.duty == 0)
+        #expect(stopped.at >= cut, "the stop edge is the cut's, not the pulse's own off edge before it")
         #expect(stopped.at - cut < .milliseconds(250), "stopped \(stopped.at - cut) after the silence")
-        try await Task.sleep(for: .milliseconds(100))
+        // Longer than a whole pulse and its gap (350 + 150 ms): a player that ignored the
+        // silence would have started its next pulse by then.
+        try await Task.sleep(for: pulse.length + .milliseconds(100))
         #expect(channel.writes.count == afterCut.count, "nothing is written after the silence")
 
         running.cancel()
