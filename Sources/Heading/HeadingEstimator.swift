@@ -72,6 +72,9 @@ public struct HeadingEstimator: Sendable {
     private var interference: InterferenceDetector
     private var heading: Double?
     private var tracker = TurnTracker()
+    /// Whether the tracker has followed every sample so far; after samples with a gyroscope it
+    /// restarts from the heading they left, should the gyroscope drop out.
+    private var trackerIsCurrent = false
 
     /// A pipeline with no history.
     public init(settings: Settings = Settings(), calibration: MagneticCalibration? = nil) {
@@ -134,6 +137,7 @@ public struct HeadingEstimator: Sendable {
         guard let previous = heading, seconds > 0 else {
             heading = measured
             tracker.start(measured: measured)
+            trackerIsCurrent = true
             return measured
         }
         let next: Double
@@ -146,9 +150,12 @@ public struct HeadingEstimator: Sendable {
             let predicted = previous + yawRate * seconds
             let gain = seconds / (settings.gyroCorrectionTimeConstant + seconds)
             next = predicted + Self.difference(predicted, measured) * gain
-            // Should the gyroscope drop out, the tracker takes over from here.
-            tracker.start(measured: Self.wrap(next))
+            trackerIsCurrent = false
         } else {
+            if !trackerIsCurrent {
+                tracker.start(measured: previous)
+                trackerIsCurrent = true
+            }
             next = tracker.update(
                 measured: measured, seconds: seconds, walking: gravity.movingFraction, settings: settings)
         }
@@ -234,7 +241,6 @@ extension HeadingEstimator {
         private(set) var noiseVariance = initialNoiseDegrees * initialNoiseDegrees
         private var previousMeasured: Double?
         private var previousDifference: Double?
-        private var started = false
         /// The latest measured headings, unwrapped, a ring; `recentCount` of them are valid, the
         /// newest at `newestIndex`.
         private var recent = InlineArray<128, Double>(repeating: 0)
@@ -252,22 +258,20 @@ extension HeadingEstimator {
             previousMeasured = measured
             previousDifference = nil
             recentCount = 0
-            remember(measured)
-            started = true
+            remember(unwrapped: measured)
         }
 
-        /// Takes one measured heading; returns the combined estimate, degrees.
+        /// Takes one measured heading; returns the combined estimate, degrees. Called after
+        /// `start`, with `seconds` > 0 (the estimator's `filter` sees to both).
         /// - Parameter walking: how much the wearer is walking, 0…1 (`GravityEstimator.movingFraction`).
         mutating func update(measured: Double, seconds: Double, walking: Double, settings: Settings) -> Double {
-            guard started, seconds > 0 else {
-                start(measured: measured)
-                return measured
-            }
             let walking = walking.isFinite ? min(1, max(0, walking)) : 0
+            // Continued from the previous heading across 0°/360°, as the ring keeps them.
+            let unwrapped = recent[newestIndex] + HeadingEstimator.difference(recent[newestIndex], measured)
             let stride =
                 walking > 0
-                ? strideMean(measured: measured, seconds: seconds, windowSeconds: settings.gaitWindowSeconds) : measured
-            remember(measured)
+                ? strideMean(current: unwrapped, seconds: seconds, windowSeconds: settings.gaitWindowSeconds) : measured
+            remember(unwrapped: unwrapped)
             let measured = HeadingEstimator.wrap(measured + walking * HeadingEstimator.difference(measured, stride))
             estimateNoise(measured: measured, seconds: seconds, timeConstant: settings.noiseTimeConstant)
 
@@ -321,26 +325,22 @@ extension HeadingEstimator {
             noiseVariance = max(floor, noiseVariance + (squared / 6 - noiseVariance) * gain)
         }
 
-        /// The mean of `measured` and the headings before it over `windowSeconds` (as many as
-        /// are kept), unwrapped so that 359° and 1° average to 0°.
-        private func strideMean(measured: Double, seconds: Double, windowSeconds: Double) -> Double {
+        /// The mean of `current` (unwrapped) and the headings before it over `windowSeconds` (as
+        /// many as are kept), wrapped to [0, 360). Unwrapped, 359° and 1° average to 0°.
+        private func strideMean(current: Double, seconds: Double, windowSeconds: Double) -> Double {
             let samples = (windowSeconds / seconds).rounded()
             let wanted = samples.isFinite ? Int(max(1, min(samples, Double(Self.recentCapacity + 1)))) : 1
             let count = min(wanted - 1, recentCount)
-            guard count > 0 else { return measured }
-            let current = recent[newestIndex] + HeadingEstimator.difference(recent[newestIndex], measured)
             var sum = 0.0
             for back in 0..<count {
                 sum += recent[(newestIndex - back + Self.recentCapacity) % Self.recentCapacity] - current
             }
-            return HeadingEstimator.wrap(measured + sum / Double(count + 1))
+            return HeadingEstimator.wrap(current + sum / Double(count + 1))
         }
 
-        /// Keeps a measured heading in the ring of recent ones, unwrapped (continuing from the
-        /// one before across 0°/360°), so that their mean is a plain sum.
-        private mutating func remember(_ measured: Double) {
-            let unwrapped =
-                recentCount == 0 ? measured : recent[newestIndex] + HeadingEstimator.difference(recent[newestIndex], measured)
+        /// Keeps a heading, unwrapped (continuing from the one before across 0°/360°), in the
+        /// ring of recent ones, so that their mean is a plain sum.
+        private mutating func remember(unwrapped: Double) {
             newestIndex = (newestIndex + 1) % Self.recentCapacity
             recent[newestIndex] = unwrapped
             recentCount = min(recentCount + 1, Self.recentCapacity)
