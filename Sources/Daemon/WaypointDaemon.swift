@@ -269,7 +269,7 @@ final class SamplingAlarm: Sendable {
 
 /// The sensor loop on a thread of its own: while the heading matters (a destination is set or
 /// a calibration is collecting) it reads the IMU once or twice per sample period
-/// (`readsPerSample(hasGyroscope:)`) and hands the core the mean of what it read
+/// (`IMUSampleAverage.readsPerSample`) and hands the core the mean of what it read
 /// (`IMUSampleAverage`); otherwise it reads once a second. The core gets each sample synchronously. On a simulated board it also
 /// steps the simulated world (walker, chips, GPS receiver, scripted events) on the same
 /// schedule, so the simulation costs no wake-ups of its own.
@@ -286,10 +286,6 @@ struct Sampling: Sendable {
     static let idleInterval = Duration.seconds(2)
     /// A simulated receiver reports once a second.
     static let simulatedFixInterval = 1.0
-    /// The fastest the chips are read, Hz: the chips make at most about 100 samples a second
-    /// (sensors.md), so reading faster only finds nothing new.
-    static let fastestReadHertz = 100.0
-
     /// The sample period: how often the core gets a sample while the heading matters.
     let interval: Duration
     let walker: WalkerBox?
@@ -305,16 +301,6 @@ struct Sampling: Sendable {
     /// that is never released) gets the daemon restarted with the motor off. No timer of its
     /// own: it rides on the sampling wake-ups.
     let watchdogInterval: Duration?
-
-    /// How many times the chips are read per sample while the heading matters. Without a
-    /// gyroscope, twice at the default 50 Hz (once at 100 Hz and above), so that every sample
-    /// the chips make is used: the heading then rests on the magnetometer alone, and at high
-    /// inclinations its noise decides the error at the end of a turn. With one, once: the
-    /// gyroscope carries the heading between samples and the magnetometer's noise is averaged
-    /// over a second anyway, so reading twice would only cost wake-ups.
-    func readsPerSample(hasGyroscope: Bool) -> Int {
-        hasGyroscope ? 1 : max(1, Int(Self.fastestReadHertz / configuration.sampleRateHertz))
-    }
 
     /// Runs the thread until the task is cancelled.
     func run() async {
@@ -370,7 +356,8 @@ struct Sampling: Sendable {
                 return
             }
         }
-        let readsPerPeriod = readsPerSample(hasGyroscope: reader.hasGyroscope)
+        let readsPerPeriod = IMUSampleAverage.readsPerSample(
+            hasGyroscope: reader.hasGyroscope, sampleRateHertz: configuration.sampleRateHertz)
         let readInterval = interval / readsPerPeriod
         var world = walker.map {
             SimulatedWorld(walker: $0, script: script, stepSeconds: readInterval.seconds, logger: logger)

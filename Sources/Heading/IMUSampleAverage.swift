@@ -16,8 +16,20 @@ public struct IMUSampleAverage: Sendable {
     /// An empty average.
     public init() {}
 
-    /// Whether no sample was added since the last `take()`.
-    public var isEmpty: Bool { count == 0 }
+    /// The fastest the chips are read, Hz: they make at most about 100 samples a second
+    /// (sensors.md), so reading faster only finds nothing new.
+    public static let fastestReadHertz = 100.0
+
+    /// How many times the chips are read per sample while the heading matters. Without a
+    /// gyroscope, as many as fit at `fastestReadHertz` (twice at the default 50 Hz, once at
+    /// 100 Hz and above), so that every sample the chips make is used: the heading then rests on
+    /// the magnetometer alone, and at high inclinations its noise decides the error at the end
+    /// of a turn. With one, once: the gyroscope carries the heading between samples and the
+    /// magnetometer's noise is averaged over a second anyway, so more reads would only cost
+    /// wake-ups.
+    public static func readsPerSample(hasGyroscope: Bool, sampleRateHertz: Double) -> Int {
+        hasGyroscope ? 1 : max(1, Int(fastestReadHertz / sampleRateHertz))
+    }
 
     /// Adds one sample.
     public mutating func add(_ sample: IMUSample) {

@@ -51,16 +51,12 @@ struct HeadingEstimatorTests {
             yawChange * ds)
     }
 
-    /// Without a gyroscope the daemon reads the chips twice per 50 Hz sample and averages each
-    /// pair; with one, once (`Sampling.readsPerSample(hasGyroscope:)`, `IMUSampleAverage`). The
-    /// samples here are made the same way.
-    static func readsPerSample(gyroscope: Bool) -> Int { gyroscope ? 1 : 2 }
-
     /// One sample as the daemon makes it: `read(t, seconds)` gives the chips' reading at `t`,
     /// `seconds` after the previous read, for each read of the period ending at `t`.
     static func daemonSample(endingAt t: Double, gyroscope: Bool, _ read: (Double, Double) -> IMUSample) -> IMUSample {
         var average = IMUSampleAverage()
-        let reads = readsPerSample(gyroscope: gyroscope)
+        // As the daemon samples: `reads` reads per sample period, averaged.
+        let reads = IMUSampleAverage.readsPerSample(hasGyroscope: gyroscope, sampleRateHertz: rate)
         let step = dt / Double(reads)
         for k in (0..<reads).reversed() { average.add(read(t - Double(k) * step, step)) }
         return average.take()!
@@ -95,7 +91,7 @@ struct HeadingEstimatorTests {
                 let sample = Self.daemonSample(endingAt: t, gyroscope: gyroscope) { at, seconds in
                     let read = Self.attitude(at).attitude
                     defer { previous = read }
-                    let rates = gyroscope ? Self.bodyRates(from: previous, to: read, seconds: seconds) : nil
+                    let rates = gyroscope ? previous.bodyRates(to: read, seconds: seconds) : nil
                     return physics.sample(read, bodyRatesDegreesPerSecond: rates)
                 }
                 let estimate = estimator.update(sample, seconds: i == 0 ? 0 : Self.dt, model: reference)
@@ -113,17 +109,36 @@ struct HeadingEstimatorTests {
         }
     }
 
-    /// The body rates, °/s, that turn one attitude into the next in `seconds` (from the
-    /// relative rotation's axis and angle).
-    static func bodyRates(from a: Attitude, to b: Attitude, seconds: Double) -> Vector3 {
-        let relative = a.bodyToNED.transposed * b.bodyToNED
-        let trace = relative[0, 0] + relative[1, 1] + relative[2, 2]
-        let angle = acos(max(-1, min(1, (trace - 1) / 2)))
-        guard angle > 1e-12 else { return .zero }
-        let axis = Vector3(
-            relative[2, 1] - relative[1, 2], relative[0, 2] - relative[2, 0], relative[1, 0] - relative[0, 1]
-        ) / (2 * sin(angle))
-        return axis * (angle * 180 / .pi / seconds)
+    @Test("when the gyroscope drops out, the tracker carries on from the heading it left, without a jump")
+    func gyroscopeDropsOut() throws {
+        var physics = SensorPhysics(earthFieldMicrotesla: earthField(microtesla: 48, inclinationDegrees: 65), seed: 5)
+        let reference = HeadingEstimator.ModelField(declinationDegrees: 0, totalIntensityMicrotesla: 48, inclinationDegrees: 65)
+        var estimator = HeadingEstimator(calibration: .identity)
+        // With the gyroscope the wearer turns from 30° to 123° in the first 4 s, so a tracker
+        // left where the gyroscope took over would be 93° off when it drops out at 5 s.
+        func attitude(_ t: Double) -> Attitude {
+            Attitude(yawDegrees: 30 + 93 * min(1, t / 4), pitchDegrees: 10, rollDegrees: -5)
+        }
+        var lastWithGyroscope: Double?
+        var firstWithout: Double?
+        var worst = 0.0
+        for i in 0..<Int(10 * Self.rate) {
+            let t = Double(i) * Self.dt
+            let withGyroscope = t < 5
+            let rates = withGyroscope ? attitude(t - Self.dt).bodyRates(to: attitude(t), seconds: Self.dt) : nil
+            let sample = physics.sample(attitude(t), bodyRatesDegreesPerSecond: rates)
+            let heading = try #require(estimator.update(sample, seconds: i == 0 ? 0 : Self.dt, model: reference).trueDegrees)
+            if withGyroscope {
+                lastWithGyroscope = heading
+            } else {
+                if firstWithout == nil { firstWithout = heading }
+                worst = max(worst, abs(headingError(heading, 123)))
+            }
+        }
+        let before = try #require(lastWithGyroscope)
+        let after = try #require(firstWithout)
+        #expect(abs(headingError(after, before)) < 0.5, "jump \(headingError(after, before))°")
+        #expect(worst < 1.5, "largest error without the gyroscope \(worst)°")
     }
 
     @Test("walking at inclination 65°: RMS ≤ 2° without a gyroscope, ≤ 1° with one", arguments: [false, true])

@@ -96,9 +96,10 @@ enum AccuracyFixture: String, CaseIterable, Sendable, CustomTestStringConvertibl
     var path: String { "Tests/WaypointdTests/Data/\(rawValue).jsonl" }
 
     static let sampleRate = 50.0
-    /// The daemon reads the chips twice per sample without a gyroscope, once with one, and
-    /// records the mean (`Sampling.readsPerSample(hasGyroscope:)`, `IMUSampleAverage`).
-    var readsPerSample: Int { hasGyroscope ? 1 : 2 }
+    /// How often the daemon reads the chips per sample; it records the mean (`IMUSampleAverage`).
+    var readsPerSample: Int {
+        IMUSampleAverage.readsPerSample(hasGyroscope: hasGyroscope, sampleRateHertz: Self.sampleRate)
+    }
     static let durationSeconds = 30.0
     /// The first samples are left out while the filters settle.
     static let settlingSeconds = 2.0
@@ -251,7 +252,7 @@ enum AccuracyFixture: String, CaseIterable, Sendable, CustomTestStringConvertibl
             let readSeconds = 1 / (Self.sampleRate * Double(readsPerSample))
             for k in (0..<readsPerSample).reversed() {
                 let (read, acceleration, _) = motion(atSeconds: t - Double(k) * readSeconds)
-                let rates = hasGyroscope ? Self.bodyRates(from: previous, to: read, seconds: readSeconds) : nil
+                let rates = hasGyroscope ? previous.bodyRates(to: read, seconds: readSeconds) : nil
                 previous = read
                 average.add(physics.sample(read, linearAccelerationG: acceleration, bodyRatesDegreesPerSecond: rates))
             }
@@ -272,19 +273,5 @@ enum AccuracyFixture: String, CaseIterable, Sendable, CustomTestStringConvertibl
         let text = String(format: format, value)
         // No "-0.000": the same bytes whichever side of zero the rounding came from.
         return Double(text) == 0 ? String(format: format, 0.0) : text
-    }
-
-    /// The body rates, °/s, that turn one attitude into the next in `seconds` (from the
-    /// relative rotation's axis and angle): what an ideal gyroscope reads.
-    static func bodyRates(from a: Attitude, to b: Attitude, seconds: Double) -> Vector3 {
-        let relative = a.bodyToNED.transposed * b.bodyToNED
-        let trace = relative[0, 0] + relative[1, 1] + relative[2, 2]
-        let angle = acos(max(-1, min(1, (trace - 1) / 2)))
-        guard angle > 1e-12 else { return .zero }
-        let axis =
-            Vector3(
-                relative[2, 1] - relative[1, 2], relative[0, 2] - relative[2, 0], relative[1, 0] - relative[0, 1]
-            ) / (2 * sin(angle))
-        return axis * (angle * 180 / .pi / seconds)
     }
 }
