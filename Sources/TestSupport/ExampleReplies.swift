@@ -4,12 +4,26 @@ import ControlProtocol
 /// JSON writer against Foundation's encoder, and waypointctl's decoding round trip. Each suite
 /// adds the status replies its own point needs.
 public enum ExampleReplies {
-    /// A version greeting of each form, `OK`, an idle status, recent lists empty and full, the
-    /// three calibration reports, and an error of every code (with text that needs escaping).
+    /// A status with every field filled in, all numbers finite, so that it reads back as the same
+    /// value: a wrong wire name for any field, `bias` and `problems` included, fails a round trip.
+    public static let guidingStatus = StatusReport(
+        state: "guiding",
+        fix: .init(
+            time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8),
+        heading: .init(
+            trueDegrees: 292.4, magneticDegrees: 290.3, declinationDegrees: 2.09, isReliable: true, biasDegrees: -1.75),
+        destination: .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
+        bearingDegrees: 316.03, distanceMeters: 432.1, errorDegrees: 23.65,
+        haptic: .init(intensity: 0.55, sharpness: 0.3, duty: 0.48, pattern: "accepted"),
+        calibration: "stored", isMuted: false, problems: ["no \"gps\" / fix", "tab\there"])
+
+    /// A version greeting of each form, `OK`, an idle status and ``guidingStatus``, recent lists
+    /// empty and full, the three calibration reports, and an error of every code (with text that
+    /// needs escaping).
     public static let common: [ControlReply] =
         [
             .version(VersionGreeting()), .version(VersionGreeting(release: "9.9.9", protocolVersion: 7)), .ok,
-            .status(StatusReport(state: "idle")),
+            .status(StatusReport(state: "idle")), .status(guidingStatus),
             .recent([]),
             .recent([
                 .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
