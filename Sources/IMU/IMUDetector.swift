@@ -235,13 +235,7 @@ public struct IMUDetector {
 
     private func readBytes(_ address: UInt8, _ register: UInt8, count: Int) throws(Interruption) -> RegisterBlock {
         do throws(I2CError) {
-            let bytes = try bus.device(at: address).readRegisters(register, count: count)
-            guard bytes.count == count else {
-                throw I2CError(
-                    bus: bus.number, address: address, register: register,
-                    operation: "read \(count) bytes (got \(bytes.count))", errno: EIO)
-            }
-            return bytes
+            return try bus.device(at: address).readExactly(register, count: count)
         } catch {
             throw Self.classify(error)
         }
