@@ -15,13 +15,6 @@ struct DaemonSimulationTests {
         return false
     }
 
-    /// A PWM tree with pwmchip0/pwm0 exported and stopped, as the daemon finds it on a Pi 5.
-    static func motorTree() throws -> PWMSysfsTree {
-        let tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
-        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
-        return tree
-    }
-
     /// Polls `status` ten times a second until `arrived` or 60 s; `observe` sees each reply and
     /// its state. Returns the states in the order they came, each once per run of it.
     static func statesUntilArrival(
@@ -43,7 +36,7 @@ struct DaemonSimulationTests {
     @Test("go, guiding with the motor pulsing only when facing, arrival, motor off on SIGTERM, state kept")
     func simulatedWalk() async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }
-        let tree = try Self.motorTree()
+        let tree = try SimulatedDaemon.motorTree()
         let state = tree.root.appendingPathComponent("state").path
         let socket = tree.root.appendingPathComponent("control.sock").path
         let recording = tree.root.appendingPathComponent("run.jsonl").path
@@ -120,32 +113,17 @@ struct DaemonSimulationTests {
 
     @Test("on a board without a gyroscope the wearer is guided to arrival, on samples made at the sample rate")
     func withoutGyroscope() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
-        let tree = try Self.motorTree()
-        let config = tree.root.appendingPathComponent("waypointd.conf").path
-        try "imu adafruit-lsm303agr\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let socket = tree.root.appendingPathComponent("control.sock").path
-        let recording = tree.root.appendingPathComponent("run.jsonl").path
-        let daemon = try ChildProcess(
-            waypointd,
-            [
-                "--simulate", "--config", config, "--socket", socket, "--state-dir",
-                tree.root.appendingPathComponent("state").path, "--sysfs-root", tree.root.path, "--record", recording,
-            ])
-        defer { daemon.terminate() }
-        try #require(await Self.waitForSocket(socket), "no socket: \(daemon.errors.map(\.text))")
-        let client = try ControlClient(path: socket)
-        _ = client.receive()
+        guard let daemon = try await SimulatedDaemon(configuration: "imu adafruit-lsm303agr\n") else { return }
+        let client = try daemon.client()
         #expect(client.request(#"{"cmd":"go","lat":48.8558,"lon":2.2988}"#)?["class"] as? String == "OK")
         let states = try await Self.statesUntilArrival(client)
         #expect(states.contains("guiding"), "\(states)")
         #expect(states.last == "arrived", "\(states)")
-        kill(daemon.processID, SIGTERM)
-        #expect(daemon.waitForExit() == 0, "\(daemon.errors.map(\.text).suffix(300).joined(separator: "\n"))")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
 
         // The samples carry no angular rate, and reach the pipeline at the 50 Hz sample rate
         // while guiding, though the chips are read twice as often (each pair averaged).
-        let lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOfFile: daemon.recording, encoding: .utf8).split(separator: "\n")
         let imuLines = lines.filter { $0.contains("\"imu\"") }
         #expect(imuLines.count > 500)
         #expect(imuLines.allSatisfy { !$0.contains("\"gyro\"") })

@@ -17,18 +17,25 @@ final class SimulatedDaemon {
     private let executable: URL
     private let arguments: [String]
 
+    /// A PWM tree with pwmchip0/pwm0 exported and stopped, as the daemon finds it on a Pi 5.
+    static func motorTree() throws -> PWMSysfsTree {
+        let tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        return tree
+    }
+
     /// Starts the daemon and waits for its socket; nil when the binary is missing locally.
     /// - Parameters:
+    ///   - configuration: the text of a configuration file to run with (`--config`).
     ///   - stateFiles: files to put in the state directory first, by name.
     ///   - fileSizeLimitBytes: run it under `prlimit --fsize`, as `LimitFSIZE=` or a full disk would.
     init?(
-        events: String? = nil, stateFiles: [String: String] = [:], fileSizeLimitBytes: Int? = nil,
-        extraArguments: [String] = []
+        configuration: String? = nil, events: String? = nil, stateFiles: [String: String] = [:],
+        fileSizeLimitBytes: Int? = nil, extraArguments: [String] = []
     ) async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
         executable = waypointd
-        tree = try PWMSysfsTree(devices: ["1f00098000.pwm"], channels: 1, udevDelayChecks: 0)
-        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        tree = try Self.motorTree()
         socket = tree.root.appendingPathComponent("control.sock").path
         if !stateFiles.isEmpty {
             let state = tree.root.appendingPathComponent("state")
@@ -42,6 +49,11 @@ final class SimulatedDaemon {
             "--simulate", "--socket", socket, "--state-dir", tree.root.appendingPathComponent("state").path,
             "--sysfs-root", tree.root.path,
         ]
+        if let configuration {
+            let path = tree.root.appendingPathComponent("waypointd.conf").path
+            try configuration.write(toFile: path, atomically: true, encoding: .utf8)
+            arguments += ["--config", path]
+        }
         if let events {
             let path = tree.root.appendingPathComponent("events.txt").path
             try events.write(toFile: path, atomically: true, encoding: .utf8)
