@@ -6,8 +6,9 @@ import Darwin
 import Geodesy
 
 /// The error model of a consumer GNSS receiver in open sky, as a pure value: given where the
-/// wearer truly is, one fix per epoch with the errors a real receiver makes. `SimulatedFixSource`
-/// wraps it in a clock; tests call `nextFix(truth:)` directly, without sleeping.
+/// wearer truly is, one fix per epoch with the errors a real receiver makes. `waypointd
+/// --simulate` steps it once a second on its sampling thread; tests call `nextFix(truth:)`
+/// directly, without sleeping.
 ///
 /// Position error is mostly a slowly wandering offset (atmosphere and multipath change over tens
 /// of seconds, so consecutive fixes agree with each other much better than with the truth) plus a

@@ -1,5 +1,4 @@
 import Geodesy
-import GPSClient
 import Simulation
 import Testing
 import TestSupport
@@ -17,8 +16,8 @@ private func distanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
     ).distanceMeters
 }
 
-@Suite("SimulatedFixSource: 1 Hz fixes with a real receiver's errors")
-struct SimulatedFixSourceTests {
+@Suite("SimulatedGPSReceiver: fixes with a real receiver's errors")
+struct SimulatedGPSReceiverTests {
     @Test("errors match the reported eph: RMS as a 95 % radius implies, about 95 % within eph")
     func errorStatistics() {
         var receiver = SimulatedGPSReceiver(startTime: start, seed: 42)
@@ -88,38 +87,5 @@ struct SimulatedFixSourceTests {
         #expect(abs(speed - walker.walkingSpeedMetersPerSecond) < 0.5)
         #expect(abs(Angle.signedDifference(from: walker.yawDegrees, to: track)) < 10)
         #expect(walking.trackErrorDegrees != nil)
-    }
-
-    @Test("the stream says connected, then fixes at 0, 1, 2 s on the clock")
-    func streamTiming() async throws {
-        let clock = ManualClock()
-        let source = SimulatedFixSource(
-            receiver: SimulatedGPSReceiver(startTime: start, seed: 11), clock: clock
-        ) { .init(coordinate: eiffelTower) }
-        try await withThrowingTaskGroup(of: ([GPSEvent], [Duration]).self) { group in
-            group.addTask {
-                var events: [GPSEvent] = []
-                var times: [Duration] = []
-                for await event in source.events() {
-                    events.append(event)
-                    if case .fix = event { times.append(clock.now.offset) }
-                    if times.count == 3 { break }
-                }
-                return (events, times)
-            }
-            for _ in 0..<2 {
-                #expect(await clock.waitForSleepers(1))
-                clock.advanceToNextDeadline()
-            }
-            let (events, times) = try #require(try await group.next())
-            #expect(events.first == .connected(SimulatedFixSource<ManualClock>.simulatedServer))
-            #expect(events.count == 4)
-            #expect(times == [.zero, .seconds(1), .seconds(2)])
-            let fixTimes = events.compactMap { event -> UTCTime? in
-                if case .fix(let fix) = event { return fix.time }
-                return nil
-            }
-            #expect(fixTimes == (0..<3).map { UTCTime(seconds: start.seconds + Int64($0)) })
-        }
     }
 }
