@@ -75,10 +75,14 @@ struct SystemdNotifierTests {
         let pid = String(getpid())
         // Two descriptors of our own at 3 and 4 would be what systemd passes; the test process
         // has something open there already, which is all the call needs.
+        let original = fcntl(3, F_GETFD)
+        try #require(original >= 0, "descriptor 3 is open in the test process")
+        // Descriptor 3 is likely close-on-exec already; cleared first, the flag can only be
+        // there afterwards if the call under test set it. Restored whatever happens.
+        try #require(fcntl(3, F_SETFD, original & ~FD_CLOEXEC) == 0)
+        defer { _ = fcntl(3, F_SETFD, original) }
         #expect(SystemdNotifier(environment: ["LISTEN_PID": pid, "LISTEN_FDS": "2"]).listenFileDescriptors() == [3, 4])
-        let flags = fcntl(3, F_GETFD)
-        try #require(flags >= 0, "descriptor 3 is open in the test process")
-        #expect(flags & FD_CLOEXEC != 0)
+        #expect(fcntl(3, F_GETFD) & FD_CLOEXEC != 0, "passed descriptors are marked close-on-exec")
         #expect(SystemdNotifier(environment: ["LISTEN_PID": "1", "LISTEN_FDS": "1"]).listenFileDescriptors().isEmpty)
         #expect(SystemdNotifier(environment: ["LISTEN_FDS": "1"]).listenFileDescriptors().isEmpty)
         #expect(SystemdNotifier(environment: ["LISTEN_PID": pid, "LISTEN_FDS": "0"]).listenFileDescriptors().isEmpty)
