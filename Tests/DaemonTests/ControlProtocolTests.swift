@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Control protocol: framing, requests, replies")
@@ -84,7 +85,8 @@ struct ControlProtocolTests {
 
     @Test("coordinates arrive to the last bit, and every request reads back from its own line")
     func exactNumbersAndRoundTrip() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, so that a coordinate that fails fails again on the next run.
+        var generator = SeededGenerator(seed: 90_180)
         for _ in 0..<2000 {
             let latitude = Double.random(in: -90...90, using: &generator)
             let longitude = Double.random(in: -180...180, using: &generator)
