@@ -134,9 +134,8 @@ public enum WaypointDaemon {
         await core.restore()
 
         let sampling = Sampling(
-            interval: .seconds(1 / configuration.sampleRateHertz), walker: walker, script: parsedScript,
-            bus: configuration.i2cBus, configuration: configuration, core: core, logger: logger, alarm: alarm,
-            notifier: notifier, watchdogInterval: notifier.watchdogInterval)
+            walker: walker, script: parsedScript, configuration: configuration, core: core, logger: logger,
+            alarm: alarm, notifier: notifier)
         let source: (any GPSFixSource)? =
             walker == nil ? LibGPSSource(server: configuration.gpsdAddress, settings: configuration.gpsClientSettings) : nil
 
@@ -286,21 +285,20 @@ struct Sampling: Sendable {
     static let idleInterval = Duration.seconds(2)
     /// A simulated receiver reports once a second.
     static let simulatedFixInterval = 1.0
-    /// The sample period: how often the core gets a sample while the heading matters.
-    let interval: Duration
+
     let walker: WalkerBox?
     let script: SimulationScript?
-    let bus: Int
     let configuration: Configuration
     let core: DaemonCore
     let logger: Logger
     let alarm: SamplingAlarm
+    /// Pets systemd's watchdog (`WatchdogSec=`) at half its interval, from the loop that ticks
+    /// the navigator, so a hung loop (or a core lock that is never released) gets the daemon
+    /// restarted with the motor off. No timer of its own: it rides on the sampling wake-ups.
     let notifier: SystemdNotifier
-    /// systemd's watchdog interval (`WatchdogSec=`), nil when it is off. The thread pets it at
-    /// half the interval, from the loop that ticks the navigator, so a hung loop (or a core lock
-    /// that is never released) gets the daemon restarted with the motor off. No timer of its
-    /// own: it rides on the sampling wake-ups.
-    let watchdogInterval: Duration?
+
+    /// The sample period: how often the core gets a sample while the heading matters.
+    var interval: Duration { .seconds(1 / configuration.sampleRateHertz) }
 
     /// Runs the thread until the task is cancelled.
     func run() async {
@@ -343,6 +341,7 @@ struct Sampling: Sendable {
                 return
             }
         } else {
+            let bus = configuration.i2cBus
             let linuxBus = LinuxI2CBus(number: bus)
             let detected = IMUDetector(bus: linuxBus).detect()
             guard let selection = configuration.imuSelection(detected: detected.selection) else {
@@ -365,6 +364,7 @@ struct Sampling: Sendable {
         if world != nil { logger.info("gps connected", ["gps.server": "simulated"]) }
 
         // Idle, sample at least as often as the watchdog needs petting.
+        let watchdogInterval = notifier.watchdogInterval
         let idleInterval = watchdogInterval.map { min(Self.idleInterval, $0 / 2) } ?? Self.idleInterval
         var deadline = ContinuousClock.now
         var nextPet = deadline
