@@ -56,9 +56,6 @@ public final class StateStore: Sendable {
     /// many times over; anything bigger is not a file this daemon wrote.
     public static let maximumFileBytes = 65_536
 
-    /// Bytes read per `read` call.
-    private static let readChunkBytes = 4096
-
     /// The state directory, as given (without a trailing slash).
     public let directory: String
 
@@ -224,21 +221,14 @@ public final class StateStore: Sendable {
                 // and Linux releases the descriptor either way.
             }
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
-        while true {
-            let result = chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(Errno) in try fileSystem.read(descriptor, into: buffer) }
+        do throws(Errno) {
+            // One byte more than the limit tells a file at the limit from a larger one.
+            let bytes = try FileDescriptor.readAll(upToCount: Self.maximumFileBytes + 1) { buffer throws(Errno) in
+                try fileSystem.read(descriptor, into: buffer)
             }
-            switch result {
-            case .failure(let error):
-                return .failed(error)
-            case .success(0):
-                return .contents(bytes)
-            case .success(let count):
-                bytes += chunk[0..<count]
-                if bytes.count > Self.maximumFileBytes { return .tooLarge }
-            }
+            return bytes.count > Self.maximumFileBytes ? .tooLarge : .contents(bytes)
+        } catch {
+            return .failed(error)
         }
     }
 
@@ -326,7 +316,7 @@ public final class StateStore: Sendable {
             throw .saveFailed(path: path, step: .create, temporaryPath: temporaryPath, error, cleanupError: nil)
         }
         do throws(Errno) {
-            try writeAll(bytes, to: descriptor)
+            try FileDescriptor.writeAll(bytes) { buffer throws(Errno) in try fileSystem.write(descriptor, buffer) }
         } catch {
             throw abandon(.write, error, closing: descriptor)
         }
@@ -362,24 +352,6 @@ public final class StateStore: Sendable {
         } catch  where error == .fileExists {
             try fileSystem.removeFile(path)
             return try fileSystem.open(path, .writeOnly, options: options, permissions: Self.filePermissions)
-        }
-    }
-
-    /// Writes every byte, looping over short writes (a nearly full disk, a file size limit);
-    /// the next write after a short one reports why it was short.
-    private func writeAll(_ bytes: [UInt8], to descriptor: FileDescriptor) throws(Errno) {
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                Result { () throws(Errno) in
-                    try fileSystem.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-                }
-            }
-            let written = try result.get()
-            // write(2) returns 0 for a non-empty buffer only on exotic devices; treat it as an
-            // I/O error rather than loop forever.
-            guard written > 0 else { throw .ioError }
-            offset += written
         }
     }
 

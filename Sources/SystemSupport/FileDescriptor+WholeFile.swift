@@ -14,14 +14,32 @@ extension FileDescriptor {
     /// - Returns: The bytes read: all of the rest of the file when it has at most `maximumBytes`.
     /// - Throws: The `Errno` that `read` failed with, e.g. `EIO`, or `EISDIR` for a directory.
     public func read(upToCount maximumBytes: Int) throws(Errno) -> [UInt8] {
+        try Self.readAll(upToCount: maximumBytes) { buffer throws(Errno) in try read(into: buffer) }
+    }
+
+    /// Writes every byte, looping over short writes; see ``writeAll(_:using:)``.
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        try Self.writeAll(bytes) { buffer throws(Errno) in try write(buffer) }
+    }
+
+    /// The read loop, over any single read (a descriptor's, or a file system's that tests can
+    /// fail at will): reads until one returns 0 or `maximumBytes` bytes have come.
+    ///
+    /// - Parameters:
+    ///   - maximumBytes: The most bytes to read; not negative.
+    ///   - readOnce: One `read(2)` into the buffer; returns the count, 0 at the end.
+    /// - Throws: What `readOnce` threw.
+    public static func readAll(
+        upToCount maximumBytes: Int, using readOnce: (UnsafeMutableRawBufferPointer) throws(Errno) -> Int
+    ) throws(Errno) -> [UInt8] {
         precondition(maximumBytes >= 0, "cannot read \(maximumBytes) bytes")
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: min(maximumBytes, Self.readChunkBytes))
+        var chunk = [UInt8](repeating: 0, count: min(maximumBytes, readChunkBytes))
         while bytes.count < maximumBytes {
             let wanted = min(chunk.count, maximumBytes - bytes.count)
             // `withUnsafeMutableBytes` rethrows untyped errors, so the Errno travels in a Result.
             let result = chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])) }
+                Result { () throws(Errno) in try readOnce(UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])) }
             }
             let count = try result.get()
             if count == 0 { break }
@@ -30,17 +48,22 @@ extension FileDescriptor {
         return bytes
     }
 
-    /// Writes every byte, looping over short writes (a nearly full disk, a file size limit);
-    /// the write after a short one reports why it was short.
+    /// The write loop, over any single write: writes every byte, looping over short writes (a
+    /// nearly full disk, a file size limit); the write after a short one reports why it was
+    /// short.
     ///
-    /// - Parameter bytes: The bytes to write.
-    /// - Throws: The `Errno` that `write` failed with, e.g. `ENOSPC`, `EIO`, `EFBIG`; some of the
-    ///   bytes may have been written.
-    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+    /// - Parameters:
+    ///   - bytes: The bytes to write.
+    ///   - writeOnce: One `write(2)` of the buffer; returns the count written.
+    /// - Throws: What `writeOnce` threw, e.g. `ENOSPC`, `EIO`, `EFBIG` (some of the bytes may
+    ///   have been written), or `EIO` when a write wrote nothing.
+    public static func writeAll(
+        _ bytes: [UInt8], using writeOnce: (UnsafeRawBufferPointer) throws(Errno) -> Int
+    ) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
-                Result { () throws(Errno) in try write(UnsafeRawBufferPointer(rebasing: buffer[offset...])) }
+                Result { () throws(Errno) in try writeOnce(UnsafeRawBufferPointer(rebasing: buffer[offset...])) }
             }
             let written = try result.get()
             // write(2) returns 0 for a non-empty buffer only on exotic devices; treat it as an
