@@ -20,41 +20,28 @@ enum SocketCall {
         }
     }
 
-    /// `sendto(2)` of one datagram, `MSG_NOSIGNAL`, to a filesystem path or, when `path`
-    /// starts with `@`, to the abstract address named by the rest (the two forms systemd's
-    /// `NOTIFY_SOCKET` takes). An abstract name is length-delimited, so the address length is
-    /// exact rather than the whole `sockaddr_un`. Allocates nothing: the watchdog is petted
-    /// from the sampling loop.
+    /// `sendto(2)` of one datagram, `MSG_NOSIGNAL`, to an address as ``withAddress(_:_:)``
+    /// reads it: a filesystem path, or an abstract name after `@` (the two forms systemd's
+    /// `NOTIFY_SOCKET` takes). Allocates nothing: the watchdog is petted from the sampling loop.
     static func sendDatagram(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to path: String) -> Result<Void, Errno> {
-        let utf8 = path.utf8
-        let isAbstract = utf8.first == UInt8(ascii: "@")
-        guard utf8.count > (isAbstract ? 1 : 0), utf8.count <= maximumPathLength,
-            !utf8.dropFirst(isAbstract ? 1 : 0).contains(0)
-        else { return .failure(.invalidArgument) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
-            for (index, byte) in utf8.enumerated() { sunPath[index] = index == 0 && isAbstract ? 0 : byte }
-        }
-        let length = isAbstract ? MemoryLayout<sa_family_t>.size + utf8.count : MemoryLayout<sockaddr_un>.size
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                SystemCall.valueOrErrno {
-                    sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
-                }.map { _ in () }
-            }
-        }
+        withAddress(path) { address, length in
+            SystemCall.valueOrErrno {
+                sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length)
+            }.map { _ in () }
+        } ?? .failure(.invalidArgument)
     }
 
-    /// `bind(2)` to a filesystem path. The caller has checked the path with ``withAddress(_:_:)``.
+    /// `bind(2)` to a filesystem path or an abstract `@` name. The caller has checked the path
+    /// with ``withAddress(_:_:)``.
     static func bind(_ descriptor: Int32, path: String) -> Result<Void, Errno> {
         withAddress(path) { address, length in
             SystemCall.valueOrErrno { Glibc.bind(descriptor, address, length) }.map { _ in () }
         } ?? .failure(.invalidArgument)
     }
 
-    /// `connect(2)` to a filesystem path. Not retried after `EINTR`: an interrupted `connect`
-    /// goes on in the background and a second call would fail with `EALREADY`.
+    /// `connect(2)` to a filesystem path or an abstract `@` name. Not retried after `EINTR`: an
+    /// interrupted `connect` goes on in the background and a second call would fail with
+    /// `EALREADY`.
     static func connect(_ descriptor: Int32, path: String) -> Result<Void, Errno> {
         withAddress(path) { address, length in
             SystemCall.valueOrErrno(retryOnInterrupt: false) { Glibc.connect(descriptor, address, length) }
@@ -181,21 +168,36 @@ enum SocketCall {
     /// The longest path a `sockaddr_un` holds, in bytes, leaving room for the terminating NUL.
     static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// Builds a `sockaddr_un` for `path` and passes it to `body`.
+    /// Builds a `sockaddr_un` for `path` and passes it to `body` with its length.
     ///
-    /// - Returns: `body`'s result, or nil when the path is empty, too long or contains NUL.
+    /// A `path` that starts with `@` names the Linux abstract address made of the rest: its
+    /// first byte is NUL instead, and the length is exact, since an abstract name is delimited
+    /// by the length rather than by a NUL (trailing zeros would be part of the name). Any other
+    /// path is a filesystem path, passed with the whole `sockaddr_un`.
+    ///
+    /// Copies straight from the UTF-8 view, without allocating: ``sendDatagram(_:_:to:)`` runs
+    /// on the sampling loop.
+    ///
+    /// - Returns: `body`'s result, or nil when the path (or the name after `@`) is empty, is
+    ///   longer than ``maximumPathLength`` or contains NUL.
     static func withAddress<Value>(
         _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Value
     ) -> Value? {
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count <= maximumPathLength, !bytes.contains(0) else { return nil }
+        let utf8 = path.utf8
+        let isAbstract = utf8.first == UInt8(ascii: "@")
+        guard utf8.count > (isAbstract ? 1 : 0), utf8.count <= maximumPathLength, !utf8.contains(0) else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+            _ = sunPath.copyBytes(from: utf8)
+            if isAbstract { sunPath[0] = 0 }
+        }
+        let length =
+            isAbstract
+            ? MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + utf8.count
+            : MemoryLayout<sockaddr_un>.size
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(length)) }
         }
     }
 }

@@ -91,6 +91,48 @@ struct UnixSocketTests {
         }
     }
 
+    @Test("an @name binds and connects in the abstract namespace, exactly that long, with no file; bad names are refused")
+    func abstractName() throws {
+        let name = "@waypointd-socket-\(UUID().uuidString)"
+        let listening = try SocketCall.makeStreamSocket().get()
+        defer { try? FileDescriptor(rawValue: listening).close() }
+        try SocketCall.bind(listening, path: name).get()
+        try SocketCall.listen(listening, backlog: 1).get()
+        #expect(!FileManager.default.fileExists(atPath: name), "no file named after the address")
+
+        // The kernel reports the name as bound: a NUL, the name, and nothing after it (a
+        // length padded to the whole sockaddr_un would bind a name with trailing zeros).
+        var bound = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let named = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+        }
+        try #require(named == 0)
+        #expect(Int(length) == MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + name.utf8.count)
+        let boundName = withUnsafeBytes(of: &bound.sun_path) { Array($0.prefix(name.utf8.count)) }
+        #expect(boundName == [0] + Array(name.utf8.dropFirst()))
+
+        let client = try UnixSocketConnection.connect(to: name)
+        defer { client.close() }
+        let server = try SocketCall.accept(listening).get()
+        try FileDescriptor(rawValue: server).close()
+        let second = try SocketCall.makeStreamSocket().get()
+        defer { try? FileDescriptor(rawValue: second).close() }
+        #expect(throws: Errno.addressInUse, "the name is taken while bound") {
+            try SocketCall.bind(second, path: name).get()
+        }
+
+        for bad in ["", "@", "@a\u{0}b", "a\u{0}b", "@" + String(repeating: "a", count: SocketCall.maximumPathLength)] {
+            #expect(SocketCall.withAddress(bad) { _, _ in () } == nil, "\(bad.debugDescription) is refused")
+            #expect(throws: Errno.invalidArgument) { try SocketCall.bind(second, path: bad).get() }
+            #expect(throws: Errno.invalidArgument) { try SocketCall.connect(second, path: bad).get() }
+            #expect(throws: Errno.invalidArgument) {
+                try SocketCall.sendDatagram(second, UnsafeRawBufferPointer(start: nil, count: 0), to: bad).get()
+            }
+        }
+        #expect(SocketCall.withAddress("@" + String(repeating: "a", count: SocketCall.maximumPathLength - 1)) { _, _ in () } != nil)
+    }
+
     @Test("a peer that does not read is dropped once its backlog passes the limit, without blocking")
     func slowReaderDropped() throws {
         let directory = try temporaryDirectory()
