@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import SystemSupport
 
 /// The real sysfs, through open/read/write/close, under a root directory: `/` on the device,
 /// a temporary directory in tests and in `--simulate`.
@@ -14,50 +15,57 @@ public struct LinuxSysfs: SysfsFileSystem {
     private func full(_ path: String) -> String { root + path }
 
     public func read(_ path: String) throws(SysfsError) -> String {
-        let descriptor = open(full(path), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SysfsError(path: path, errno: errno) }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        var count = 0
-        repeat {
-            count = Glibc.read(descriptor, &buffer, buffer.count)
-        } while count < 0 && errno == EINTR
-        guard count >= 0 else { throw SysfsError(path: path, errno: errno) }
-        var text = String(decoding: buffer[0..<count], as: UTF8.self)
-        while text.last == "\n" { text.removeLast() }
-        return text
+        do throws(Errno) {
+            let descriptor = try FileDescriptor.open(full(path), .readOnly)
+            defer {
+                do throws(Errno) {
+                    try descriptor.close()
+                } catch {
+                    // Nothing was written through it; Linux releases the descriptor either way.
+                }
+            }
+            // The attributes read here are a number or a word; 256 bytes is ample.
+            var text = String(decoding: try descriptor.read(upToCount: 256), as: UTF8.self)
+            while text.last == "\n" { text.removeLast() }
+            return text
+        } catch {
+            throw SysfsError(path: path, errno: error.rawValue)
+        }
     }
 
     public func write(_ value: String, to path: String) throws(SysfsError) {
         let bytes = Array((value + "\n").utf8)
         let result = full(path).withCString { fullPath in
-            bytes.withUnsafeBytes { Self.writeWhole(path: UnsafeRawPointer(fullPath).assumingMemoryBound(to: UInt8.self), $0) }
+            bytes.withUnsafeBytes { bytes in Result { () throws(Errno) in try Self.writeWhole(path: fullPath, bytes) } }
         }
-        guard result == 0 else { throw SysfsError(path: path, errno: result) }
+        if case .failure(let error) = result { throw SysfsError(path: path, errno: error.rawValue) }
     }
 
-    /// open, one write, close: the one place these calls are made.
-    /// - Returns: 0, or the errno of the step that failed.
-    private static func writeWhole(path: UnsafePointer<UInt8>, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    /// open, one write, close: a sysfs attribute takes its value in one write(2), and reports
+    /// some errors only at close.
+    /// - Throws: the `Errno` of the first step that failed; `EIO` for a short write.
+    private static func writeWhole(path: UnsafePointer<CChar>, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         // O_TRUNC matters for ordinary files (tests, simulation); sysfs ignores it.
-        let descriptor = path.withMemoryRebound(to: CChar.self, capacity: 1) { open($0, O_WRONLY | O_CLOEXEC | O_TRUNC) }
-        guard descriptor >= 0 else { return errno }
-        var written = 0
-        repeat {
-            written = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-        } while written < 0 && errno == EINTR
-        let writeErrno = errno
-        // sysfs reports some errors only at close.
-        let closed = close(descriptor)
-        guard written == bytes.count else { return written < 0 ? writeErrno : EIO }
-        return closed == 0 ? 0 : errno
+        let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.truncate])
+        var failure: Errno?
+        do throws(Errno) {
+            if try descriptor.write(bytes) != bytes.count { failure = .ioError }
+        } catch {
+            failure = error
+        }
+        do throws(Errno) {
+            try descriptor.close()
+        } catch {
+            if failure == nil { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Without a heap allocation: the path and the digits are put together on the stack.
     public func write(_ value: UInt64, to path: String) throws(SysfsError) {
         var root = root
         var path = path
-        let result: Int32 = root.withUTF8 { rootBytes in
+        let result: Result<Void, Errno> = root.withUTF8 { rootBytes in
             path.withUTF8 { pathBytes in
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rootBytes.count + pathBytes.count + 1) { fullPath in
                     _ = fullPath.initialize(fromContentsOf: rootBytes)
@@ -73,13 +81,15 @@ public struct LinuxSysfs: SysfsFileSystem {
                             digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                             rest /= 10
                         } while rest > 0
-                        return Self.writeWhole(
-                            path: fullPath.baseAddress!, UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
+                        let bytes = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...]))
+                        return fullPath.baseAddress!.withMemoryRebound(to: CChar.self, capacity: fullPath.count) { path in
+                            Result { () throws(Errno) in try Self.writeWhole(path: path, bytes) }
+                        }
                     }
                 }
             }
         }
-        guard result == 0 else { throw SysfsError(path: path, errno: result) }
+        if case .failure(let error) = result { throw SysfsError(path: path, errno: error.rawValue) }
     }
 
     public func exists(_ path: String) -> Bool { access(full(path), F_OK) == 0 }

@@ -67,6 +67,17 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
     public static func open(
         _ path: String, _ mode: AccessMode, options: OpenOptions = [], permissions: UInt32 = 0o600
     ) throws(Errno) -> FileDescriptor {
+        // `withCString` rethrows untyped errors, so the Errno travels in a Result.
+        try path.withCString { path in
+            Result { () throws(Errno) in try open(path, mode, options: options, permissions: permissions) }
+        }.get()
+    }
+
+    /// As ``open(_:_:options:permissions:)``, for a path already a C string (built on the stack
+    /// by a caller that must not allocate, such as the motor's duty-cycle writes).
+    public static func open(
+        _ path: UnsafePointer<CChar>, _ mode: AccessMode, options: OpenOptions = [], permissions: UInt32 = 0o600
+    ) throws(Errno) -> FileDescriptor {
         let flags = mode.flags | options.rawValue | O_CLOEXEC
         let descriptor = try SystemCall.valueOrErrno { Glibc.open(path, flags, mode_t(permissions)) }.get()
         return FileDescriptor(rawValue: descriptor)
