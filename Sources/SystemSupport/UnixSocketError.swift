@@ -31,7 +31,8 @@ public enum UnixSocketError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .invalidPath(let path): "\(path): not usable as a UNIX socket path (empty, NUL or over 107 bytes)"
+        case .invalidPath(let path):
+            "\(path): not usable as a UNIX socket path (empty, NUL, over 107 bytes, or an abstract @name)"
         case .createFailed(let error): "cannot create a UNIX socket: \(error)"
         case .bindFailed(let path, let error): "\(path): cannot bind: \(error)"
         case .alreadyListening(let path): "\(path): another process is listening on this socket"

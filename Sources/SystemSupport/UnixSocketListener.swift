@@ -44,7 +44,8 @@ public final class UnixSocketListener: Sendable, CustomStringConvertible {
     /// socket, is left alone and reported.
     ///
     /// - Parameters:
-    ///   - path: The socket file's path; its directory must exist.
+    ///   - path: The socket file's path; its directory must exist. Not an abstract `@name`:
+    ///     those have no file mode, so anyone on the host could connect.
     ///   - permissions: The socket file's mode; connecting needs write permission.
     ///   - backlog: How many connections may wait for ``accept()``.
     /// - Returns: The listening socket.
@@ -52,7 +53,9 @@ public final class UnixSocketListener: Sendable, CustomStringConvertible {
     public static func bind(
         path: String, permissions: UInt32 = defaultPermissions, backlog: Int32 = 16
     ) throws(UnixSocketError) -> UnixSocketListener {
-        guard SocketCall.withAddress(path, { _, _ in () }) != nil else { throw .invalidPath(path) }
+        guard !path.hasPrefix("@"), SocketCall.withAddress(path, { _, _ in () }) != nil else {
+            throw .invalidPath(path)
+        }
         let descriptor: Int32
         switch SocketCall.makeStreamSocket() {
         case .success(let value): descriptor = value

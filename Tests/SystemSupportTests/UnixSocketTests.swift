@@ -59,6 +59,8 @@ struct UnixSocketTests {
         #expect(throws: UnixSocketError.invalidPath(String(repeating: "a", count: 200))) {
             try UnixSocketListener.bind(path: String(repeating: "a", count: 200))
         }
+        // A listener's socket needs a file mode: an abstract name would let anyone connect.
+        #expect(throws: UnixSocketError.invalidPath("@waypointd")) { try UnixSocketListener.bind(path: "@waypointd") }
     }
 
     @Test("stop wakes a thread waiting in accept; adopt takes only a listening socket")
