@@ -95,8 +95,12 @@ public actor DaemonCore: ControlHandler {
         if currentState.exchange(code, ordering: .relaxed) != code { stateChanges.yield(state) }
     }
 
-    private static let allStates: [Navigator.State] = [.idle, .noFix, .noHeading, .guiding, .arrived]
-    private static func code(of state: Navigator.State) -> UInt8 { UInt8(allStates.firstIndex(of: state) ?? 0) }
+    /// The states by their index in `allCases`, the code kept in `currentState`.
+    private static let allStates = Navigator.State.allCases
+    private static func code(of state: Navigator.State) -> UInt8 {
+        // Every state is among `allCases`.
+        UInt8(allStates.firstIndex(of: state)!)
+    }
 
     /// The navigator's state after the latest event; any thread, no lock.
     public nonisolated var state: Navigator.State { Self.allStates[Int(currentState.load(ordering: .relaxed))] }

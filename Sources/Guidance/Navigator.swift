@@ -17,7 +17,7 @@ import Heading
 /// repeated every `warningIntervalSeconds` while it lasts.
 public struct Navigator: Sendable {
     /// The states, named as `status` reports them.
-    public enum State: String, Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, CaseIterable {
         case idle
         case noFix = "no-fix"
         case noHeading = "no-heading"
