@@ -218,8 +218,8 @@ public actor DaemonCore: ControlHandler {
             bearingDegrees: navigator.course?.bearingDegrees, distanceMeters: navigator.course?.distanceMeters,
             errorDegrees: navigator.course?.errorDegrees,
             haptic: StatusReport.Haptic(
-                intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: await player.duty,
-                pattern: await player.pattern?.rawValue),
+                intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: player.duty,
+                pattern: player.pattern?.rawValue),
             calibration: calibrationState, isMuted: saved.muted, problems: problems)
     }
 

@@ -28,9 +28,9 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private let alarm: EdgeAlarm<C>
 
     /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
-    public var duty: Double { mailbox.withLock { $0.duty } }
+    public nonisolated var duty: Double { mailbox.withLock { $0.duty } }
     /// The pattern playing now, if one is.
-    public var pattern: HapticPattern? { mailbox.withLock { $0.pattern } }
+    public nonisolated var pattern: HapticPattern? { mailbox.withLock { $0.pattern } }
 
     /// A player for a channel; nothing is driven until `run()`.
     public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
@@ -44,16 +44,10 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         alarm = EdgeAlarm(clock: clock)
     }
 
-    /// What to feel from the next pulse on. A pulse under way is finished first, unless the cue
-    /// is nil (silence): then the motor stops at once.
-    public func setCue(_ newCue: HapticCue?) { deliver(cue: newCue) }
-
-    /// Plays a pattern ahead of the cue: a cue pulse under way stops at once, a pattern under
-    /// way is finished first.
-    public func play(_ pattern: HapticPattern) { deliver(pattern: pattern) }
-
-    /// ``setCue(_:)`` from any thread, without waiting. The player is woken only when it has
-    /// nothing to do (no cue, no pattern) or the motor must stop at once (a nil cue).
+    /// What to feel from the next pulse on, from any thread, without waiting. A pulse under way
+    /// is finished first, unless the cue is nil (silence): then the motor stops at once. The
+    /// player is woken only when it has nothing to do (no cue, no pattern) or the motor must stop
+    /// at once.
     public nonisolated func deliver(cue newCue: HapticCue?) {
         let wake = mailbox.withLock { mailbox in
             let wasSilent = mailbox.cue == nil
@@ -71,7 +65,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         if wake { alarm.wake() }
     }
 
-    /// ``play(_:)`` from any thread, without waiting.
+    /// Plays a pattern ahead of the cue, from any thread, without waiting: a cue pulse under way
+    /// stops at once, a pattern under way is finished first.
     public nonisolated func deliver(pattern: HapticPattern) {
         mailbox.withLock { mailbox in
             mailbox.queue.append(pattern)

@@ -118,7 +118,7 @@ func runHaptics() {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             let running = Task { try? await player.run() }
-            await player.setCue(HapticCue(intensity: 0.55, sharpness: 0.4))
+            player.deliver(cue: HapticCue(intensity: 0.55, sharpness: 0.4))
             try? await Task.sleep(for: .seconds(seconds))
             running.cancel()
             _ = await running.value

@@ -163,7 +163,7 @@ enum MotorCommands {
             }
             group.addTask {
                 repeat {
-                    await player.play(options.pattern)
+                    player.deliver(pattern: options.pattern)
                     try? await clock.sleep(for: length + .milliseconds(300))
                 } while options.repeats && !Task.isCancelled
                 return nil

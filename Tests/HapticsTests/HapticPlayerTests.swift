@@ -43,7 +43,7 @@ struct HapticPlayerTests {
         let channel = RecordingPWMChannel(periodNanoseconds: Self.settings.periodNanoseconds, clock: clock)
         let player = HapticPlayer(channel: channel, settings: Self.settings, clock: clock)
         let running = Task { try await player.run() }
-        await player.setCue(HapticCue(intensity: 1, sharpness: 0, isOnTarget: true))
+        player.deliver(cue: HapticCue(intensity: 1, sharpness: 0, isOnTarget: true))
         await Self.drive(clock, until: .seconds(25))
         running.cancel()
         try await running.value
@@ -73,14 +73,14 @@ struct HapticPlayerTests {
         #expect(clock.sleeperCount == 0)
 
         let renderer = ERMRenderer(settings: Self.settings)
-        await player.play(.arrived)
+        player.deliver(pattern: .arrived)
         await Self.drive(clock, until: renderer.timeline(for: .arrived).length)
         let expected = renderer.timeline(for: .arrived).steps
         #expect(channel.writes.map(\.at) == expected.map(\.offset))
         #expect(channel.writes.map(\.nanoseconds) == expected.map { UInt64((Double(Self.settings.periodNanoseconds) * $0.duty).rounded()) })
 
         let cueStart = clock.now.offset
-        await player.setCue(HapticCue(intensity: 0.5, sharpness: 0.5))
+        player.deliver(cue: HapticCue(intensity: 0.5, sharpness: 0.5))
         // The first pulse starts at once (no waiting for a period boundary); stop inside it.
         await Self.drive(clock, until: cueStart + .milliseconds(100))
         #expect(channel.writes.first { $0.at >= cueStart }?.at == cueStart)
@@ -101,24 +101,24 @@ extension HapticPlayerTests {
         let running = Task { try await player.run() }
 
         // A soft cue's long pulse; stop 100 ms into it.
-        await player.setCue(HapticCue(intensity: 1, sharpness: 0))
+        player.deliver(cue: HapticCue(intensity: 1, sharpness: 0))
         await Self.drive(clock, until: .milliseconds(100))
         #expect(channel.writes.last!.nanoseconds > 0, "mid-pulse")
         let cut = clock.now.offset
-        await player.setCue(nil)
+        player.deliver(cue: nil)
         for _ in 0..<200 where channel.writes.last?.nanoseconds != 0 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(channel.writes.last?.nanoseconds == 0)
         #expect(channel.writes.last?.at == cut, "the motor stopped without waiting for the pulse to end")
-        #expect(await player.duty == 0)
+        #expect(player.duty == 0)
 
         // Guiding again, then a warning: it starts at once, ahead of the rest of the pulse.
-        await player.setCue(HapticCue(intensity: 1, sharpness: 0))
+        player.deliver(cue: HapticCue(intensity: 1, sharpness: 0))
         let resumed = clock.now.offset
         await Self.drive(clock, until: resumed + .milliseconds(100))
         let warned = clock.now.offset
-        await player.play(.gpsLost)
-        for _ in 0..<200 where await player.pattern != .gpsLost { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(await player.pattern == .gpsLost)
+        player.deliver(pattern: .gpsLost)
+        for _ in 0..<200 where player.pattern != .gpsLost { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(player.pattern == .gpsLost)
         let renderer = ERMRenderer(settings: Self.settings)
         let first = renderer.timeline(for: .gpsLost).steps[0]
         let period = Double(Self.settings.periodNanoseconds)
@@ -160,7 +160,7 @@ struct HapticPlayerFailureTests {
         let channel = FailingChannel()
         let player = HapticPlayer(channel: channel, settings: MotorSettings(), clock: clock)
         let running = Task { try await player.run() }
-        await player.setCue(HapticCue(intensity: 1, sharpness: 0))
+        player.deliver(cue: HapticCue(intensity: 1, sharpness: 0))
         await HapticPlayerTests.drive(clock, until: .seconds(2))
         await #expect(throws: PWMError.self) { try await running.value }
         #expect(channel.shutDowns == 1)
@@ -243,6 +243,6 @@ struct HapticPlayerRealTimeTests {
         running.cancel()
         try await running.value
         #expect(channel.shutDownCount == 1)
-        #expect(await player.duty == 0)
+        #expect(player.duty == 0)
     }
 }
