@@ -19,6 +19,10 @@ import SystemSupport
 /// Backoff is counted in polls rather than time, so the reader needs no clock: at the daemon's
 /// poll rate a count is a duration, and tests step it exactly.
 ///
+/// When the accelerometer has a FIFO (`fifoRateHertz`), `readBurst(into:polls:)` takes every
+/// sample it queued since the last burst, so the caller can wake a few times a second instead
+/// of once per sample; `read()` and `readBurst` switch the FIFO off and on as they alternate.
+///
 /// Not thread-safe: one poller owns it, as it owns the bus.
 public final class IMUReader {
     /// When to give up on a device and how long to wait between attempts.
@@ -95,6 +99,9 @@ public final class IMUReader {
         public var lastError: I2CError?
         /// The most recent fault.
         public var lastFault: Fault?
+        /// Times the accelerometer's FIFO overflowed or fell out of step and was emptied:
+        /// samples were lost (the burst after it starts later, and its times say so).
+        public var fifoRestarts = 0
 
         /// Zero counts.
         public init() {}
@@ -120,12 +127,21 @@ public final class IMUReader {
     private let magnetometerMap: AxisMap
     private let accelerometer: any AccelerometerDriver
     private let accelerometerMap: AxisMap
+    /// The accelerometer again when it can queue samples.
+    private let fifo: (any FIFOAccelerometerDriver)?
+    /// Whether the FIFO is queueing (bursts), as far as the reader knows.
+    private var isFIFORunning = false
+    /// The last FIFO read, kept here so that a burst does not copy it.
+    private var batch = FIFOBatch()
     /// Whether the samples carry an angular rate (the accelerometer chip has a gyroscope).
     public let hasGyroscope: Bool
     private var phase = Phase.unconfigured
     /// Configuration attempts since the last sample: the exponent of the backoff.
     private var attemptsSinceSample = 0
     private var latestField: Vector3?
+    /// The field the burst before the last one ended with: the nearer one in time for the
+    /// first half of a burst's samples.
+    private var previousBurstField: Vector3?
     private var latestAcceleration: Vector3?
     private var latestAngularRate: Vector3?
     private var pollsWithoutField = 0
@@ -148,8 +164,13 @@ public final class IMUReader {
         self.accelerometer = accelerometer
         self.accelerometerMap = accelerometerMap
         self.hasGyroscope = type(of: accelerometer).hasGyroscope
+        fifo = accelerometer as? any FIFOAccelerometerDriver
         self.settings = settings
     }
+
+    /// The rate the accelerometer queues samples at, Hz, when it has a FIFO; nil otherwise
+    /// (then only `read()` works).
+    public var fifoRateHertz: Double? { fifo.map { type(of: $0).fifoRateHertz } }
 
     /// A reader for the chips `selection` names on `bus`.
     /// - Parameters:
@@ -199,26 +220,90 @@ public final class IMUReader {
 
     /// One poll: reads whatever the devices have and says what came of it.
     public func read() -> Outcome {
-        switch phase {
-        case .waiting(let polls, let fault) where polls > 0:
-            // Leave a failing bus alone until the backoff is over.
-            phase = .waiting(polls: polls - 1, fault: fault)
-            statistics.faultedPolls += 1
-            return .deviceFault(fault)
-        case .waiting:
-            statistics.reinitialisations += 1
-            if let fault = reconfigure() { return fault }
-        case .unconfigured:
-            if let fault = reconfigure() { return fault }
-        case .running:
-            break
+        if let fault = prepare(polls: 1) { return .deviceFault(fault) }
+        if isFIFORunning, let fifo {
+            do throws(I2CError) {
+                try withRetry { () throws(I2CError) in try fifo.stopFIFO() }
+                isFIFORunning = false
+            } catch {
+                return .deviceFault(fail(.transfer(error)))
+            }
         }
         return poll()
     }
 
-    /// Configures both devices; nil on success, else the fault outcome (with the next attempt
+    /// One burst: every sample the accelerometer queued since the last burst, each with the
+    /// magnetometer's field read nearest in time to it (the field is read once a burst: the
+    /// first half of the samples takes the previous burst's, the second half this one's). The
+    /// gyroscope carries the heading between them.
+    /// - Parameters:
+    ///   - burst: receives the samples, body frame, oldest first.
+    ///   - polls: how many sample periods the burst stands for, so that stall detection and
+    ///     backoff keep their durations (`Settings` counts at the sample rate).
+    /// - Returns: `.sample` with the newest sample when `burst` holds any.
+    /// - Precondition: `fifoRateHertz` is not nil.
+    public func readBurst(into burst: inout IMUBurst, polls: Int) -> Outcome {
+        guard let fifo else { preconditionFailure("readBurst(into:polls:) needs an accelerometer with a FIFO") }
+        burst.removeAll()
+        let polls = max(1, polls)
+        if let fault = prepare(polls: polls) { return .deviceFault(fault) }
+        let field: Vector3?
+        do throws(I2CError) {
+            if !isFIFORunning {
+                try withRetry { () throws(I2CError) in try fifo.startFIFO() }
+                isFIFORunning = true
+            }
+            try withRetry { () throws(I2CError) in try fifo.drainFIFO(into: &batch) }
+            field = try withRetry { () throws(I2CError) in try magnetometer.readMagneticField() }
+        } catch {
+            return .deviceFault(fail(.transfer(error)))
+        }
+        let previousField = previousBurstField ?? field ?? latestField
+        if let field { latestField = field }
+        previousBurstField = latestField
+        pollsWithoutField = field == nil ? pollsWithoutField + polls : 0
+        pollsWithoutAcceleration = batch.count == 0 ? pollsWithoutAcceleration + polls : 0
+        if let fault = stallFault() { return .deviceFault(fail(fault)) }
+        if batch.gap { statistics.fifoRestarts += 1 }
+        statistics.consecutiveFailures = 0
+        guard batch.count > 0, let latestField, let previousField else { return .noNewSample }
+        for index in 0..<batch.count {
+            let (acceleration, rate) = batch[index]
+            burst.append(
+                IMUSample(
+                    magneticMicrotesla: magnetometerMap.apply(index < batch.count / 2 ? previousField : latestField),
+                    accelerationG: accelerometerMap.apply(acceleration),
+                    angularRateDegreesPerSecond: accelerometerMap.apply(rate)))
+        }
+        latestAcceleration = batch[batch.count - 1].accelerationG
+        latestAngularRate = batch[batch.count - 1].angularRateDegreesPerSecond
+        statistics.samples += batch.count
+        attemptsSinceSample = 0
+        return .sample(burst[burst.count - 1])
+    }
+
+    /// Waits out a backoff (`polls` at a time) or configures the devices when they need it;
+    /// the fault when the reader is not running afterwards.
+    private func prepare(polls: Int) -> Fault? {
+        switch phase {
+        case .waiting(let left, let fault) where left > 0:
+            // Leave a failing bus alone until the backoff is over.
+            phase = .waiting(polls: max(0, left - polls), fault: fault)
+            statistics.faultedPolls += 1
+            return fault
+        case .waiting:
+            statistics.reinitialisations += 1
+            return reconfigure()
+        case .unconfigured:
+            return reconfigure()
+        case .running:
+            return nil
+        }
+    }
+
+    /// Configures both devices; nil on success, else the fault (with the next attempt
     /// scheduled).
-    private func reconfigure() -> Outcome? {
+    private func reconfigure() -> Fault? {
         attemptsSinceSample += 1
         do throws(I2CError) {
             try configureDevices()
@@ -228,12 +313,15 @@ public final class IMUReader {
             let fault = Fault.transfer(error)
             statistics.lastFault = fault
             phase = .waiting(polls: backoffPolls(), fault: fault)
-            return .deviceFault(fault)
+            return fault
         }
         phase = .running
+        // Configuration leaves the FIFO as it was, or off after a reset: start it afresh.
+        isFIFORunning = false
         statistics.consecutiveFailures = 0
         // Readings from before the fault may be stale or from a chip that reset: start afresh.
         latestField = nil
+        previousBurstField = nil
         latestAcceleration = nil
         latestAngularRate = nil
         pollsWithoutField = 0
@@ -269,18 +357,11 @@ public final class IMUReader {
                 latestAngularRate = rate
             }
         } catch {
-            return fail(.transfer(error))
+            return .deviceFault(fail(.transfer(error)))
         }
         pollsWithoutField = field == nil ? pollsWithoutField + 1 : 0
         pollsWithoutAcceleration = acceleration == nil ? pollsWithoutAcceleration + 1 : 0
-        if settings.stallPolls > 0 {
-            if pollsWithoutField >= settings.stallPolls {
-                return fail(.noData(.magnetometer, polls: pollsWithoutField))
-            }
-            if pollsWithoutAcceleration >= settings.stallPolls {
-                return fail(.noData(.accelerometer, polls: pollsWithoutAcceleration))
-            }
-        }
+        if let fault = stallFault() { return .deviceFault(fail(fault)) }
         statistics.consecutiveFailures = 0
         guard field != nil || acceleration != nil, let latestField, let latestAcceleration else { return .noNewSample }
         statistics.samples += 1
@@ -293,15 +374,25 @@ public final class IMUReader {
                 angularRateDegreesPerSecond: hasGyroscope ? latestAngularRate.map(accelerometerMap.apply) : nil))
     }
 
+    /// The stall of a sensor that has gone `Settings.stallPolls` polls without new data, if one has.
+    private func stallFault() -> Fault? {
+        guard settings.stallPolls > 0 else { return nil }
+        if pollsWithoutField >= settings.stallPolls { return .noData(.magnetometer, polls: pollsWithoutField) }
+        if pollsWithoutAcceleration >= settings.stallPolls {
+            return .noData(.accelerometer, polls: pollsWithoutAcceleration)
+        }
+        return nil
+    }
+
     /// Records a failed poll and, after enough in a row, schedules the devices' reconfiguration.
-    private func fail(_ fault: Fault) -> Outcome {
+    private func fail(_ fault: Fault) -> Fault {
         statistics.faultedPolls += 1
         statistics.consecutiveFailures += 1
         statistics.lastFault = fault
         if statistics.consecutiveFailures >= settings.failuresBeforeReinitialisation {
             phase = .waiting(polls: backoffPolls(), fault: fault)
         }
-        return .deviceFault(fault)
+        return fault
     }
 
     /// `operation`, tried a second time at once when it fails; both failures are counted.

@@ -1,12 +1,13 @@
 /// ST LSM6DS33 accelerometer and gyroscope (Adafruit 4480 and 4485, Pololu AltIMU-10 v5).
 ///
-/// Facts: `reference/sensors.md` §3.6. A member of `LSM6DSFamily`, which holds the shared
-/// register map, configuration (±4 g and ±500 °/s at 52 Hz), reading and decoding; this file
-/// holds what is the DS33's own. CTRL1_XL BW_XL[1:0] stay 00: the anti-aliasing bandwidth
-/// follows the rate.
+/// Facts: `reference/sensors.md` §3.6. A member of `LSM6DSFamily`, which holds the shared register
+/// map, configuration (±4 g and ±500 °/s at 52 Hz), reading and decoding; this file holds what is
+/// the DS33's own, and the FIFO the family's FIFO code reads. CTRL1_XL BW_XL[1:0] stay 00: the
+/// anti-aliasing bandwidth follows the rate.
 public final class LSM6DS33: LSM6DSFamily, AccelerometerDriver {
     /// The registers the LSM6DS33 has beyond the family's `Register` map, with the datasheet's
-    /// names and addresses; the driver uses none of them.
+    /// names and addresses; the driver writes FIFO_CTRL3 and FIFO_CTRL5 (see
+    /// `LSM6DSFamily+FIFO.swift`) and no other.
     public enum ExtraRegister: UInt8, Sendable, CaseIterable {
         case fifoCtrl1 = 0x06
         case fifoCtrl2 = 0x07
@@ -33,5 +34,22 @@ public final class LSM6DS33: LSM6DSFamily, AccelerometerDriver {
     /// - Parameter device: the chip (0x6A or 0x6B).
     public init(device: any I2CDevice) {
         super.init(device: device, identity: Self.expectedIdentity, initSequence: Self.initSequence)
+    }
+}
+
+extension LSM6DS33: FIFOAccelerometerDriver {
+    /// The FIFO_STATUS1 and 2 bits that count unread words: DIFF_FIFO is 12 bits (an 8 KB FIFO,
+    /// 4096 words).
+    static let fifoWordCountMask: UInt16 = 0x0FFF
+
+    /// 52 Hz: the FIFO queues every sample of both sensors.
+    public static var fifoRateHertz: Double { fifoRate52Hz }
+
+    public func startFIFO() throws(I2CError) { try startFamilyFIFO() }
+
+    public func stopFIFO() throws(I2CError) { try stopFamilyFIFO() }
+
+    public func drainFIFO(into batch: inout FIFOBatch) throws(I2CError) {
+        try drainFamilyFIFO(into: &batch, wordCountMask: Self.fifoWordCountMask)
     }
 }

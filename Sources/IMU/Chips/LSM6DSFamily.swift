@@ -91,6 +91,9 @@ public class LSM6DSFamily: STSensor {
     private let statusRegister: UInt8
     private let accelerometerOutput: UInt8
     private let gyroscopeOutput: UInt8
+    /// Whether the FIFO's next data set is the first since it was started, which the
+    /// datasheets say to discard (`LSM6DSFamily+FIFO.swift`).
+    var fifoDiscardsNextDataSet = false
 
     /// A driver for a member with its own register map (the LSM9DS1); nothing is written until
     /// `configure()`.

@@ -1,12 +1,13 @@
 /// ST LSM6DSL accelerometer and gyroscope (BerryIMU v3, BerryGPS-IMU v3/v4).
 ///
-/// Facts: `reference/sensors.md` §3.6. A member of `LSM6DSFamily`, which holds the shared
-/// register map, configuration (±4 g and ±500 °/s at 52 Hz), reading and decoding; this file
-/// holds what is the DSL's own. CTRL1_XL LPF1_BW_SEL[1] and BW0_XL[0] stay 0: the default
-/// low-pass filtering at this rate.
+/// Facts: `reference/sensors.md` §3.6. A member of `LSM6DSFamily`, which holds the shared register
+/// map, configuration (±4 g and ±500 °/s at 52 Hz), reading and decoding; this file holds what is
+/// the DSL's own, and the FIFO the family's FIFO code reads. CTRL1_XL LPF1_BW_SEL[1] and BW0_XL[0]
+/// stay 0: the default low-pass filtering at this rate.
 public final class LSM6DSL: LSM6DSFamily, AccelerometerDriver {
     /// The registers the LSM6DSL has beyond the family's `Register` map, with the datasheet's
-    /// names and addresses; the driver uses none of them.
+    /// names and addresses; the driver writes FIFO_CTRL3 and FIFO_CTRL5 (see
+    /// `LSM6DSFamily+FIFO.swift`) and no other.
     public enum ExtraRegister: UInt8, Sendable, CaseIterable {
         case sensorSyncTimeFrame = 0x04
         case sensorSyncResRatio = 0x05
@@ -36,5 +37,22 @@ public final class LSM6DSL: LSM6DSFamily, AccelerometerDriver {
     /// - Parameter device: the chip (0x6A or 0x6B).
     public init(device: any I2CDevice) {
         super.init(device: device, identity: Self.expectedIdentity, initSequence: Self.initSequence)
+    }
+}
+
+extension LSM6DSL: FIFOAccelerometerDriver {
+    /// The FIFO_STATUS1 and 2 bits that count unread words: DIFF_FIFO is 11 bits (a 4 KB FIFO,
+    /// 2048 words).
+    static let fifoWordCountMask: UInt16 = 0x07FF
+
+    /// 52 Hz: the FIFO queues every sample of both sensors.
+    public static var fifoRateHertz: Double { fifoRate52Hz }
+
+    public func startFIFO() throws(I2CError) { try startFamilyFIFO() }
+
+    public func stopFIFO() throws(I2CError) { try stopFamilyFIFO() }
+
+    public func drainFIFO(into batch: inout FIFOBatch) throws(I2CError) {
+        try drainFamilyFIFO(into: &batch, wordCountMask: Self.fifoWordCountMask)
     }
 }

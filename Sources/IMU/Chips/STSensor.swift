@@ -18,7 +18,8 @@ public class STSensor {
     /// Bytes in one output block: X, Y and Z, two bytes each.
     static let vectorByteCount = 6
 
-    private let device: any I2CDevice
+    /// The chip; the families read and write it beyond the shared calls (the LSM6DS FIFO).
+    let device: any I2CDevice
     private let identityRegister: UInt8
     private let identity: UInt8
     private let initSequence: [(register: UInt8, value: UInt8)]

@@ -1,5 +1,5 @@
 /// An ST LSM6DS33 accelerometer and gyroscope on the simulated bus: WHO_AM_I 0x69 (LSM6DS3 reads
-/// the same) and all axes enabled after reset; the rest is the family's
+/// the same), all axes enabled after reset and an 8 KB FIFO; the rest is the family's
 /// (`LSM6DSFamilyEmulator`).
 public final class LSM6DS33Emulator: LSM6DSFamilyEmulator, AccelerometerEmulator {
     /// CTRL9_XL and CTRL10_C after reset: all accelerometer and gyroscope axes enabled.
@@ -8,6 +8,6 @@ public final class LSM6DS33Emulator: LSM6DSFamilyEmulator, AccelerometerEmulator
     /// An LSM6DS33 at its power-on state.
     /// - Parameter address: 0x6A (SA0 low, the default) or 0x6B.
     public init(address: UInt8 = 0x6A) {
-        super.init(address: address, identity: 0x69, resetValues: Self.resetValues)
+        super.init(address: address, identity: 0x69, resetValues: Self.resetValues, fifo: LSM6DSFIFO(capacityWords: 4096, highCountBits: 4))
     }
 }
