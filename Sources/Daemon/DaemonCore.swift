@@ -21,6 +21,8 @@ public actor DaemonCore: ControlHandler {
         var pipeline: NavigationPipeline
         /// The samples of the calibration under way; nil when none is.
         var calibrationFit: CalibrationFit?
+        /// The time of the latest event, seconds since start: events never go back in time.
+        var lastSeconds = 0.0
     }
 
     private let navigation: Mutex<Navigation>
@@ -74,10 +76,15 @@ public actor DaemonCore: ControlHandler {
     /// Hands one event to the pipeline, records it with the same time and what the pipeline
     /// concluded, and passes the navigator's actions to the player, all under the lock so that
     /// events reach the player in the order the navigator saw them.
-    private nonisolated func handle(_ kind: RecordingEvent.Kind) {
+    ///
+    /// An event dated before the latest one (a burst's older samples after a fix) takes the
+    /// latest one's time, so that the pipeline and a recording never see time run backwards;
+    /// the time the burst's samples span is kept.
+    private nonisolated func handle(_ kind: RecordingEvent.Kind, at instant: ContinuousClock.Instant = .now) {
         navigation.withLock { navigation in
             if case .imu(let sample) = kind { navigation.calibrationFit?.add(sample.magneticMicrotesla) }
-            let seconds = (ContinuousClock.now - start).seconds
+            let seconds = max((instant - start).seconds, navigation.lastSeconds)
+            navigation.lastSeconds = seconds
             let (actions, output) = navigation.pipeline.handle(RecordingEvent(seconds: seconds, kind: kind))
             recorder?.record(kind, at: seconds, live: output)
             perform(actions, state: navigation.pipeline.navigator.state)
@@ -127,8 +134,11 @@ public actor DaemonCore: ControlHandler {
         }
     }
 
-    /// One IMU sample; any thread.
-    public nonisolated func sample(_ sample: IMUSample) { handle(.imu(sample)) }
+    /// One IMU sample, taken at `instant` (a burst's samples are older than the burst); any
+    /// thread.
+    public nonisolated func sample(_ sample: IMUSample, at instant: ContinuousClock.Instant = .now) {
+        handle(.imu(sample), at: instant)
+    }
 
     /// One fix; any thread.
     public nonisolated func fix(_ fix: Fix) { handle(.fix(fix)) }
@@ -136,7 +146,9 @@ public actor DaemonCore: ControlHandler {
     /// Time passing: stale fixes, repeated warnings; any thread.
     public nonisolated func tick() {
         navigation.withLock { navigation in
-            let actions = navigation.pipeline.tick(at: (ContinuousClock.now - start).seconds)
+            let seconds = max((ContinuousClock.now - start).seconds, navigation.lastSeconds)
+            navigation.lastSeconds = seconds
+            let actions = navigation.pipeline.tick(at: seconds)
             perform(actions, state: navigation.pipeline.navigator.state)
         }
     }

@@ -266,12 +266,14 @@ final class SamplingAlarm: Sendable {
     }
 }
 
-/// The sensor loop on a thread of its own: while the heading matters (a destination is set or
-/// a calibration is collecting) it reads the IMU once or twice per sample period
-/// (`IMUSampleAverage.readsPerSample`) and hands the core the mean of what it read
-/// (`IMUSampleAverage`); otherwise it reads once a second. The core gets each sample synchronously. On a simulated board it also
-/// steps the simulated world (walker, chips, GPS receiver, scripted events) on the same
-/// schedule, so the simulation costs no wake-ups of its own.
+/// The sensor loop on a thread of its own. While the heading matters (a destination is set or
+/// a calibration is collecting) it either wakes ten times a second and takes the samples the
+/// accelerometer queued in its FIFO (`IMUReader.readBurst`), or, with a chip that has none, reads
+/// the IMU once or twice per sample period (`IMUSampleAverage.readsPerSample`) and hands the
+/// core the mean of what it read (`IMUSampleAverage`). Otherwise it reads once every
+/// `idleInterval`. The core gets each sample synchronously, with the time it was taken. On a
+/// simulated board it also steps the simulated world (walker, chips, GPS receiver, scripted
+/// events) on the same schedule, so the simulation costs no wake-ups of its own.
 ///
 /// Why a thread: a Swift task that sleeps 100 times a second wakes a timer thread and a worker
 /// thread each time and hops between actors; this thread wakes once per read and allocates
@@ -283,6 +285,10 @@ struct Sampling: Sendable {
     /// monitor, which wakes any process using Swift concurrency once a second on Linux, that is
     /// 1.5 wake-ups a second idle.
     static let idleInterval = Duration.seconds(2)
+    /// How often to take the FIFO's samples while the heading matters: five samples at 52 Hz.
+    /// Each wake-up costs more than the samples it handles, so this, not the sample rate, sets
+    /// the CPU the daemon takes while guiding; the motor's cue follows the heading within it.
+    static let burstInterval = Duration.milliseconds(100)
     /// A simulated receiver reports once a second.
     static let simulatedFixInterval = 1.0
 
@@ -358,9 +364,12 @@ struct Sampling: Sendable {
         let readsPerPeriod = IMUSampleAverage.readsPerSample(
             hasGyroscope: reader.hasGyroscope, sampleRateHertz: configuration.sampleRateHertz)
         let readInterval = interval / readsPerPeriod
-        var world = walker.map {
-            SimulatedWorld(walker: $0, script: script, stepSeconds: readInterval.seconds, logger: logger)
-        }
+        // With a FIFO the chips' own clock paces the samples, and a burst stands for this many
+        // sample periods (for the reader's stall and backoff counts).
+        let fifoRateHertz = reader.fifoRateHertz
+        let pollsPerBurst = Int((Self.burstInterval.seconds * configuration.sampleRateHertz).rounded())
+        var burst = IMUBurst()
+        var world = walker.map { SimulatedWorld(walker: $0, script: script, logger: logger) }
         if world != nil { logger.info("gps connected", ["gps.server": "simulated"]) }
 
         // Idle, sample at least as often as the watchdog needs petting.
@@ -371,39 +380,66 @@ struct Sampling: Sendable {
         var average = IMUSampleAverage()
         var reads = 0
         while !alarm.isStopped {
-            if let board { world?.advance(to: ContinuousClock.now, board: board, core: core) }
-            switch reader.read() {
-            case .sample(let sample): average.add(sample)
-            case .noNewSample: break
-            case .deviceFault(let fault): logger.warning("imu fault", ["fault": "\(fault)"])
-            }
-            reads += 1
             let needsHeading = core.needsHeading
-            if reads >= readsPerPeriod || !needsHeading {
-                reads = 0
-                if let sample = average.take() { core.sample(sample) } else { core.tick() }
+            // The FIFO's rate while bursts are read; nil while polling.
+            let burstRateHertz = needsHeading ? fifoRateHertz : nil
+            if let board {
+                // While bursting, the chips queue a sample per step of their own rate.
+                world?.advance(
+                    to: ContinuousClock.now, board: board, core: core,
+                    stepSeconds: burstRateHertz.map { 1 / $0 } ?? readInterval.seconds,
+                    updatingEachStep: burstRateHertz != nil)
+            }
+            if let burstRateHertz {
+                switch reader.readBurst(into: &burst, polls: pollsPerBurst) {
+                case .sample: deliver(burst, rateHertz: burstRateHertz)
+                case .noNewSample: core.tick()
+                case .deviceFault(let fault):
+                    logger.warning("imu fault", ["fault": "\(fault)"])
+                    core.tick()
+                }
+            } else {
+                switch reader.read() {
+                case .sample(let sample): average.add(sample)
+                case .noNewSample: break
+                case .deviceFault(let fault): logger.warning("imu fault", ["fault": "\(fault)"])
+                }
+                reads += 1
+                if reads >= readsPerPeriod || !needsHeading {
+                    reads = 0
+                    if let sample = average.take() { core.sample(sample) } else { core.tick() }
+                }
             }
             let now = ContinuousClock.now
             if let watchdogInterval, now >= nextPet {
                 notifier.watchdog()
                 nextPet = now.advanced(by: watchdogInterval / 2)
             }
-            let period = needsHeading ? readInterval : idleInterval
+            let period = burstRateHertz != nil ? Self.burstInterval : needsHeading ? readInterval : idleInterval
             deadline = deadline.advanced(by: period)
             // Behind (the machine was suspended, or the pace just slowed): start afresh from now.
             if deadline < now || deadline > now.advanced(by: period) { deadline = now.advanced(by: period) }
             if alarm.sleep(until: deadline) { deadline = ContinuousClock.now }
         }
     }
+
+    /// Hands the core a burst's samples, each dated back from now by the chip's sample period:
+    /// the newest was queued within one period of the read.
+    private func deliver(_ burst: IMUBurst, rateHertz: Double) {
+        let now = ContinuousClock.now
+        let period = Duration.seconds(1 / rateHertz)
+        for index in 0..<burst.count {
+            core.sample(burst[index], at: now - period * (burst.count - 1 - index))
+        }
+    }
 }
 
-/// The simulated world on the sampling thread: the walker moves in steps of the read
-/// interval (however long the thread slept), scripted events fire on time, and the simulated
-/// receiver reports a fix once a second, as gpsd would.
+/// The simulated world on the sampling thread: the walker moves in steps of the read interval
+/// or of the chips' own rate (however long the thread slept), scripted events fire on time,
+/// and the simulated receiver reports a fix once a second, as gpsd would.
 private struct SimulatedWorld {
     let walker: WalkerBox
     let script: SimulationScript?
-    let stepSeconds: Double
     let logger: Logger
     var receiver = SimulatedGPSReceiver(startTime: UTCTime(seconds: Int64(time(nil))), seed: 2)
     let start = ContinuousClock.now
@@ -412,14 +448,19 @@ private struct SimulatedWorld {
     /// When the next fix is due, seconds since start: the first at once.
     var nextFixSeconds = 0.0
 
-    init(walker: WalkerBox, script: SimulationScript?, stepSeconds: Double, logger: Logger) {
+    init(walker: WalkerBox, script: SimulationScript?, logger: Logger) {
         self.walker = walker
         self.script = script
-        self.stepSeconds = stepSeconds
         self.logger = logger
     }
 
-    mutating func advance(to now: ContinuousClock.Instant, board: SimulatedBoard, core: DaemonCore) {
+    /// Moves the world on to `now` in steps of `stepSeconds`, and the chips' outputs with it:
+    /// after each step when `updatingEachStep` (chips queueing in a FIFO need every sample),
+    /// else once at the end.
+    mutating func advance(
+        to now: ContinuousClock.Instant, board: SimulatedBoard, core: DaemonCore, stepSeconds: Double,
+        updatingEachStep: Bool
+    ) {
         let target = (now - start).seconds
         while true {
             if elapsedSeconds >= nextFixSeconds {
@@ -443,7 +484,13 @@ private struct SimulatedWorld {
             }
             elapsedSeconds += stepSeconds
             walker.walker.withLock { $0.step(seconds: stepSeconds) }
+            if updatingEachStep { update(board) }
         }
+        if !updatingEachStep { update(board) }
+    }
+
+    /// The chips' outputs from where the walker is now.
+    private func update(_ board: SimulatedBoard) {
         let (attitude, acceleration, yawRate) = walker.walker.withLock { walker in
             (walker.attitude, walker.linearAccelerationG, walker.yawRateDegreesPerSecond)
         }

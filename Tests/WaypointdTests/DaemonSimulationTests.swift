@@ -87,9 +87,19 @@ struct DaemonSimulationTests {
         let liveFromGuiding = Array(states.drop { $0 != "guiding" })
         let replayFromGuiding = Array(replayStates.drop { $0 != "guiding" })
         #expect(liveFromGuiding == replayFromGuiding, "live \(states), replay \(replayStates)")
-        let recordedSamples = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
-            .filter { $0.contains("\"imu\"") }.count
+        let recordedLines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        let recordedSamples = recordedLines.filter { $0.contains("\"imu\"") }.count
         #expect(replayed.count == recordedSamples)
+        // The BerryGPS-IMU v4's LSM6DSL queues its samples at 52 Hz in its FIFO, and they are
+        // taken in bursts dated one FIFO period apart: most intervals are exactly that (polled
+        // at the 50 Hz sample rate they would be 20 ms give or take the scheduler).
+        let sampleTimes = recordedLines.filter { $0.contains("\"imu\"") }.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["t"] as? Double
+        }
+        let intervals = zip(sampleTimes.dropFirst(), sampleTimes).map { $0 - $1 }
+        let fifoPeriods = intervals.filter { abs($0 - 1.0 / 52) < 0.0002 }.count
+        #expect(intervals.count > 500)
+        #expect(Double(fifoPeriods) > 0.6 * Double(intervals.count), "\(fifoPeriods) of \(intervals.count) intervals are 1/52 s")
         let replayAgain = try ExternalTool.run(waypointd, ["replay", recording])
         #expect(replayAgain.standardOutput == replay.standardOutput)
 
