@@ -105,4 +105,85 @@ struct FileDescriptorTests {
         #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileSystem.contents(of: directory + "/absent") }
         #expect(Errno.isDirectory.message == "Is a directory")
     }
+
+    @Test("pwrite rewrites in place without moving the offset, ftruncate cuts, errors are their Errno")
+    func positionedWritesAndResizing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fd-\(UUID().uuidString)").path
+        try FileSystem.makeDirectory(directory, permissions: 0o700)
+        defer {
+            do { try FileManager.default.removeItem(atPath: directory) } catch { Issue.record("cleanup: \(error)") }
+        }
+        let path = directory + "/attribute"
+        let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive])
+        defer {
+            do throws(Errno) { try file.close() } catch { Issue.record("close: \(error)") }
+        }
+        func positioned(_ text: String, at offset: Int64) throws -> Int {
+            let bytes = Array(text.utf8)
+            return try bytes.withUnsafeBytes { buffer throws(Errno) in
+                try file.write(toAbsoluteOffset: offset, buffer)
+            }
+        }
+        func contents() throws -> String { String(decoding: try FileSystem.contents(of: path), as: UTF8.self) }
+
+        #expect(try positioned("1000000\n", at: 0) == 8)
+        #expect(try positioned("7\n", at: 0) == 2)
+        #expect(try contents() == "7\n00000\n", "pwrite alone leaves the tail of a longer value")
+        try file.resize(to: 0)
+        #expect(try contents() == "")
+        #expect(try positioned("7\n", at: 0) == 2)
+        #expect(try contents() == "7\n")
+        // The descriptor's own offset never moved: a plain write still lands at 0.
+        #expect(try Array("9".utf8).withUnsafeBytes { buffer throws(Errno) in try file.write(buffer) } == 1)
+        #expect(try contents() == "9\n")
+        try file.resize(to: 4)
+        #expect(try FileSystem.contents(of: path) == Array("9\n".utf8) + [0, 0])
+
+        let reader = try FileDescriptor.open(path, .readOnly)
+        defer {
+            do throws(Errno) { try reader.close() } catch { Issue.record("close: \(error)") }
+        }
+        #expect(throws: Errno.invalidArgument) { try reader.resize(to: 0) }
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        let (pipeReader, pipeWriter) = (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+        defer {
+            do throws(Errno) {
+                try pipeReader.close()
+                try pipeWriter.close()
+            } catch {
+                Issue.record("close: \(error)")
+            }
+        }
+        #expect(throws: Errno(rawValue: ESPIPE)) {
+            _ = try [UInt8(1)].withUnsafeBytes { buffer throws(Errno) in
+                try pipeWriter.write(toAbsoluteOffset: 0, buffer)
+            }
+        }
+    }
+
+    @Test("fstatfs: a temporary directory is not sysfs")
+    func fileSystemTypes() throws {
+        let temporary = FileManager.default.temporaryDirectory.path
+        let ordinary = try FileDescriptor.open(temporary, .readOnly, options: [.directory])
+        defer {
+            do throws(Errno) { try ordinary.close() } catch { Issue.record("close: \(error)") }
+        }
+        #expect(try ordinary.fileSystemType() != .sysfs)
+        #expect(FileDescriptor.FileSystemType.sysfs.description == "0x62656572")
+    }
+
+    @Test(
+        "fstatfs reports sysfs as SYSFS_MAGIC and /dev/shm as TMPFS_MAGIC",
+        .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "needs sysfs mounted on /sys"),
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/shm"), "needs /dev/shm"))
+    func sysfsAndTmpfs() throws {
+        for (path, expected) in [("/sys/kernel", FileDescriptor.FileSystemType.sysfs), ("/dev/shm", .tmpfs)] {
+            let descriptor = try FileDescriptor.open(path, .readOnly, options: [.directory])
+            defer {
+                do throws(Errno) { try descriptor.close() } catch { Issue.record("close: \(error)") }
+            }
+            #expect(try descriptor.fileSystemType() == expected, "\(path)")
+        }
+    }
 }
