@@ -1,8 +1,9 @@
 @preconcurrency import Glibc
 import SystemSupport
 
-/// The real sysfs, through open/read/write/close, under a root directory: `/` on the device,
-/// a temporary directory in tests and in `--simulate`.
+/// The real sysfs, through open/read/write/close (and `pwrite` for an attribute kept open),
+/// under a root directory: `/` on the device, a temporary directory in tests and in
+/// `--simulate`.
 public struct LinuxSysfs: SysfsFileSystem {
     /// The directory that stands for `/`.
     public let root: String
@@ -61,35 +62,33 @@ public struct LinuxSysfs: SysfsFileSystem {
         if let failure { throw failure }
     }
 
-    /// Without a heap allocation: the path and the digits are put together on the stack.
-    public func write(_ value: UInt64, to path: String) throws(SysfsError) {
-        var root = root
-        var path = path
-        let result: Result<Void, Errno> = root.withUTF8 { rootBytes in
-            path.withUTF8 { pathBytes in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rootBytes.count + pathBytes.count + 1) { fullPath in
-                    _ = fullPath.initialize(fromContentsOf: rootBytes)
-                    _ = fullPath[rootBytes.count...].initialize(fromContentsOf: pathBytes)
-                    fullPath[rootBytes.count + pathBytes.count] = 0
-                    // 20 digits hold any UInt64, plus the newline.
-                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
-                        var start = 20
-                        digits[20] = UInt8(ascii: "\n")
-                        var rest = value
-                        repeat {
-                            start -= 1
-                            digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                            rest /= 10
-                        } while rest > 0
-                        let bytes = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...]))
-                        return fullPath.baseAddress!.withMemoryRebound(to: CChar.self, capacity: fullPath.count) { path in
-                            Result { () throws(Errno) in try Self.writeWhole(path: path, bytes) }
-                        }
-                    }
-                }
-            }
+    /// Opens the attribute once: each value is then one `pwrite(2)` on the descriptor kept open
+    /// (see `LinuxSysfsAttribute`).
+    public func openAttribute(_ path: String) throws(SysfsError) -> any SysfsAttributeWriter {
+        do throws(Errno) {
+            return try LinuxSysfsAttribute(path: path, fullPath: full(path))
+        } catch {
+            throw SysfsError(path: path, errno: error.rawValue)
         }
-        if case .failure(let error) = result { throw SysfsError(path: path, errno: error.rawValue) }
+    }
+
+    /// The digits of `UInt64.max`.
+    private static let maximumDigits = 20
+
+    /// Calls `body` with `value` in decimal and a newline, put together on the stack: the
+    /// motor's duty goes this way at every pulse edge and must not allocate.
+    static func withDecimalLine<Value>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> Value) -> Value {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumDigits + 1) { digits in
+            var start = maximumDigits
+            digits[maximumDigits] = UInt8(ascii: "\n")
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            return body(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
+        }
     }
 
     public func exists(_ path: String) -> Bool { access(full(path), F_OK) == 0 }

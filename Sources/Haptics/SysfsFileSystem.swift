@@ -6,9 +6,12 @@ public protocol SysfsFileSystem: Sendable {
     func read(_ path: String) throws(SysfsError) -> String
     /// Writes `value` to an attribute, as one `write(2)`, the way sysfs expects.
     func write(_ value: String, to path: String) throws(SysfsError)
-    /// Writes a number in decimal, as ``write(_:to:)`` would write its text; the motor's duty
-    /// goes this way, many times a second, so an implementation should not allocate.
-    func write(_ value: UInt64, to path: String) throws(SysfsError)
+    /// Opens an attribute once for many writes, for the motor's duty, written at every pulse
+    /// edge; rarer writes go through ``write(_:to:)``.
+    /// - Parameter path: The attribute, relative to the root.
+    /// - Returns: The attribute, open until its `close()` or its deinit.
+    /// - Throws: `SysfsError` naming `path`, e.g. `ENOENT` or `EACCES`.
+    func openAttribute(_ path: String) throws(SysfsError) -> any SysfsAttributeWriter
     /// Whether something exists at `path`.
     func exists(_ path: String) -> Bool
     /// Whether this process may write `path` now (udev may not have granted it yet).
@@ -17,10 +20,6 @@ public protocol SysfsFileSystem: Sendable {
     func linkTarget(_ path: String) -> String?
     /// The names in a directory, or [] when it cannot be read.
     func contents(of directory: String) -> [String]
-}
-
-extension SysfsFileSystem {
-    public func write(_ value: UInt64, to path: String) throws(SysfsError) { try write(String(value), to: path) }
 }
 
 /// A failed sysfs operation: which file and the kernel's errno.

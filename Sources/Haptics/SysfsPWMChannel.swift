@@ -6,6 +6,9 @@ import SystemSupport
 /// export only when needed (reusing a channel already exported), wait until udev lets us
 /// write, set `period` before `duty_cycle` ≤ period before `enable`, write duty 0 before
 /// disabling, and unexport only what we exported.
+///
+/// `duty_cycle`, written at every pulse edge, is opened once when the channel is set up and
+/// kept open until it is shut down; every other attribute is opened, written and closed.
 public final class SysfsPWMChannel: PWMChannel {
     /// Which PWM controller: chip numbers change between kernels (a Pi 5 header PWM was
     /// pwmchip2 on 6.6 and pwmchip0 on 6.12), device names do not.
@@ -50,7 +53,14 @@ public final class SysfsPWMChannel: PWMChannel {
     private let chipDirectory: String
     private let channel: Int
     private let exportedByUs: Bool
-    private let isShutDown = Mutex(false)
+    private let state = Mutex(State())
+
+    /// What writes at pulse edges and shutdown share.
+    private struct State {
+        /// `duty_cycle`, open from the end of setup until shutdown.
+        var dutyCycle: (any SysfsAttributeWriter)?
+        var isShutDown = false
+    }
 
     /// Opens channel `channel` of `chip`, exporting it if needed, and sets its period with the
     /// motor off (duty 0, enabled).
@@ -96,6 +106,11 @@ public final class SysfsPWMChannel: PWMChannel {
         try Self.waitUntilWritable(channelDirectory, fileSystem: fileSystem, timeout: permissionTimeout, sleep: sleep)
         do throws(PWMError) {
             try configure()
+            // Once the period is set and the motor is off: from here on, duty values come often.
+            let dutyCycle = try Self.attempt("open the duty cycle") { () throws(SysfsError) in
+                try fileSystem.openAttribute(dutyCyclePath)
+            }
+            state.withLock { $0.dutyCycle = dutyCycle }
         } catch {
             try? shutDownQuietly()
             throw error
@@ -118,25 +133,38 @@ public final class SysfsPWMChannel: PWMChannel {
         try write("1", "enable", action: "enable the output")
     }
 
+    /// Writes through `duty_cycle` kept open: this runs at every edge of every pulse, so it
+    /// neither opens a path nor allocates.
+    /// - Throws: `PWMError`; after a failed write the motor has been switched off as far as
+    ///   possible. After ``shutDown()``, `ENODEV` (what the kernel says for a channel unexported
+    ///   under an open attribute), with nothing written.
     public func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
-        do throws(PWMError) {
-            // The path is made once, and the number is written without text: this runs at every
-            // edge of every pulse and must not allocate.
-            try Self.attempt("set the duty cycle") { () throws(SysfsError) in
-                try fileSystem.write(min(nanoseconds, periodNanoseconds), to: dutyCyclePath)
-            }
-        } catch {
+        let duty = min(nanoseconds, periodNanoseconds)
+        // Under the lock, so that a shutdown on another thread (the stop deadline) cannot close
+        // the attribute during the write, nor a write turn the motor on after the shutdown.
+        let outcome: Result<Void, SysfsError>? = state.withLock { state in
+            guard let dutyCycle = state.dutyCycle else { return nil }
+            return Result { () throws(SysfsError) in try dutyCycle.write(duty) }
+        }
+        switch outcome {
+        case .success:
+            return
+        case .none:
+            throw .failed(
+                action: "set the duty cycle of a channel already shut down",
+                SysfsError(path: dutyCyclePath, errno: ENODEV))
+        case .failure(let error):
             // Whatever the motor is doing now was not asked for: stop it. The write that failed
             // is the error to report; a second failure while stopping adds nothing to it.
             _ = switchOff()
-            throw error
+            throw .failed(action: "set the duty cycle", error)
         }
     }
 
     public func shutDown() throws(PWMError) {
-        let already = isShutDown.withLock { done in
-            defer { done = true }
-            return done
+        let already = state.withLock { state in
+            defer { state.isShutDown = true }
+            return state.isShutDown
         }
         guard !already else { return }
         try shutDownQuietly()
@@ -152,9 +180,22 @@ public final class SysfsPWMChannel: PWMChannel {
         return firstError
     }
 
-    /// Switched off, then unexported if ours: every step is tried, the first failure is thrown.
+    /// `duty_cycle` closed, switched off, then unexported if ours: every step is tried, the first
+    /// failure is thrown.
     private func shutDownQuietly() throws(PWMError) {
-        var firstError = switchOff()
+        // Closed first: no pulse edge can write after the switch-off below, and an attribute
+        // kept open must not outlive the channel's export (its writes would fail with ENODEV).
+        let closeError: SysfsError? = state.withLock { state in
+            defer { state.dutyCycle = nil }
+            do throws(SysfsError) {
+                try state.dutyCycle?.close()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        var firstError = closeError.map { PWMError.failed(action: "close the duty cycle", $0) }
+        if let error = switchOff() { firstError = firstError ?? error }
         if exportedByUs {
             do throws(SysfsError) {
                 try fileSystem.write(String(channel), to: chipDirectory + "/unexport")

@@ -9,10 +9,13 @@ import Synchronization
 /// - with `period` 0 every other write to the channel fails with EINVAL;
 /// - `duty_cycle` above `period`, or `period` below `duty_cycle`, is EINVAL; `enable` takes 0 or 1;
 /// - `unexport` of a channel that is not exported is ENODEV;
-/// - the whole tree can be read-only (EROFS), and one write can be made to fail.
+/// - the whole tree can be read-only (EROFS), and one write can be made to fail;
+/// - an attribute kept open (``openAttribute(_:)``) is written by the same rules, and once its
+///   channel is unexported its writes fail with ENODEV.
 ///
 /// The files are real, under `root`, so a test (or another process using `LinuxSysfs(root:)`)
-/// can read them. Every write is logged with its outcome.
+/// can read them. Every write is logged with its outcome, by a path or through an attribute kept
+/// open alike.
 public final class PWMSysfsTree: SysfsFileSystem, Sendable {
     /// One attempted write.
     public struct Write: Sendable, Equatable, CustomStringConvertible {
@@ -20,6 +23,8 @@ public final class PWMSysfsTree: SysfsFileSystem, Sendable {
         public let value: String
         /// 0 when it succeeded.
         public let errno: Int32
+        /// Whether it went through an attribute kept open rather than by its path.
+        public let throughOpenAttribute: Bool
         public var description: String { "\(path) <- \(value)" + (errno == 0 ? "" : " (errno \(errno))") }
     }
 
@@ -30,6 +35,14 @@ public final class PWMSysfsTree: SysfsFileSystem, Sendable {
         var claimed: Set<String> = []
         var readOnly = false
         var failures: [String: Int32] = [:]
+        var openFailures: [String: Int32] = [:]
+        /// Attributes kept open now, by a number given at open.
+        var open: [Int: String] = [:]
+        var nextOpenNumber = 0
+        /// Open attributes whose channel has been unexported since: their writes fail.
+        var orphaned: Set<Int> = []
+        /// Attributes that were still open when their channel was unexported.
+        var openAtUnexport: [String] = []
     }
 
     /// The directory standing for `/`.
@@ -59,10 +72,17 @@ public final class PWMSysfsTree: SysfsFileSystem, Sendable {
 
     /// Everything written so far.
     public var writes: [Write] { state.withLock { $0.log } }
+    /// The attributes kept open now (``openAttribute(_:)``), sorted.
+    public var openAttributes: [String] { state.withLock { $0.open.values.sorted() } }
+    /// The attributes that were still open when their channel was unexported: a kept-open
+    /// `duty_cycle` must be closed first.
+    public var attributesOpenAtUnexport: [String] { state.withLock { $0.openAtUnexport } }
     /// Makes every write fail with EROFS, as under systemd's ProtectKernelTunables=.
     public func makeReadOnly() { state.withLock { $0.readOnly = true } }
     /// Makes the next write to `path` (relative to the root) fail with `errno`.
     public func failNextWrite(to path: String, errno: Int32) { state.withLock { $0.failures[path] = errno } }
+    /// Makes the next ``openAttribute(_:)`` of `path` fail with `errno`.
+    public func failNextOpen(of path: String, errno: Int32) { state.withLock { $0.openFailures[path] = errno } }
     /// Marks a channel as held by a kernel driver (export gives EBUSY and no directory).
     public func claim(chip: String, channel: Int) { state.withLock { _ = $0.claimed.insert("\(chip)/\(channel)") } }
 
@@ -93,8 +113,68 @@ public final class PWMSysfsTree: SysfsFileSystem, Sendable {
     }
 
     public func write(_ value: String, to path: String) throws(SysfsError) {
-        let result = apply(value, to: path)
-        state.withLock { $0.log.append(Write(path: path, value: value, errno: result)) }
+        try record(value, to: path, result: apply(value, to: path), throughOpenAttribute: false)
+    }
+
+    /// Opens an attribute as the kernel would let us: it must exist (ENOENT), the tree must be
+    /// writable (EROFS), and udev must have granted access (EACCES); or as ``failNextOpen(of:errno:)``
+    /// said.
+    public func openAttribute(_ path: String) throws(SysfsError) -> any SysfsAttributeWriter {
+        guard exists(path) else { throw SysfsError(path: path, errno: ENOENT) }
+        let directory = (path as NSString).deletingLastPathComponent
+        let opened: Result<Int, SysfsError> = state.withLock { state in
+            var refusal = state.openFailures.removeValue(forKey: path)
+            if refusal == nil && state.readOnly { refusal = EROFS }
+            if refusal == nil && (state.pendingPermission[directory] ?? 0) > 0 { refusal = EACCES }
+            if let refusal { return .failure(SysfsError(path: path, errno: refusal)) }
+            state.nextOpenNumber += 1
+            state.open[state.nextOpenNumber] = path
+            return .success(state.nextOpenNumber)
+        }
+        return OpenAttribute(tree: self, path: path, number: try opened.get())
+    }
+
+    /// An attribute of the tree kept open: each write is checked and logged as a write by path
+    /// is, except that once its channel has been unexported it fails with ENODEV, as the
+    /// kernel's does (even if the channel has been exported again since).
+    private final class OpenAttribute: SysfsAttributeWriter {
+        let tree: PWMSysfsTree
+        let path: String
+        let number: Int
+        private let isClosed = Atomic(false)
+
+        init(tree: PWMSysfsTree, path: String, number: Int) {
+            self.tree = tree
+            self.path = path
+            self.number = number
+        }
+
+        deinit { close() }
+
+        func write(_ value: UInt64) throws(SysfsError) {
+            precondition(!isClosed.load(ordering: .acquiring), "\(path) written after it was closed")
+            let text = String(value)
+            let orphaned = tree.state.withLock { $0.orphaned.contains(number) }
+            let result = orphaned ? ENODEV : tree.apply(text, to: path)
+            try tree.record(text, to: path, result: result, throughOpenAttribute: true)
+        }
+
+        func close() {
+            guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            tree.state.withLock { state in
+                state.open[number] = nil
+                state.orphaned.remove(number)
+            }
+        }
+    }
+
+    /// Logs a write and throws its errno, if any.
+    private func record(
+        _ value: String, to path: String, result: Int32, throughOpenAttribute: Bool
+    ) throws(SysfsError) {
+        state.withLock {
+            $0.log.append(Write(path: path, value: value, errno: result, throughOpenAttribute: throughOpenAttribute))
+        }
         if result != 0 { throw SysfsError(path: path, errno: result) }
     }
 
@@ -149,6 +229,12 @@ public final class PWMSysfsTree: SysfsFileSystem, Sendable {
                 return 0
             case "unexport":
                 guard let number, exists(chipPath + "/pwm\(number)") else { return ENODEV }
+                state.withLock { state in
+                    let channelPrefix = chipPath + "/pwm\(number)/"
+                    let stillOpen = state.open.filter { $0.value.hasPrefix(channelPrefix) }
+                    state.orphaned.formUnion(stillOpen.keys)
+                    state.openAtUnexport += stillOpen.values.sorted()
+                }
                 try? FileManager.default.removeItem(at: url(chipPath + "/pwm\(number)"))
                 return 0
             default:

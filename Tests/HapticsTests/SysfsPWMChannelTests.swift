@@ -22,10 +22,14 @@ struct SysfsPWMChannelTests {
             "/sys/class/pwm/pwmchip0/pwm2/duty_cycle <- 0",
             "/sys/class/pwm/pwmchip0/pwm2/enable <- 1",
         ])
+        // Set up by path; duty_cycle is then kept open for the pulses.
+        #expect(!tree.writes.contains { $0.throughOpenAttribute })
+        #expect(tree.openAttributes == ["/sys/class/pwm/pwmchip0/pwm2/duty_cycle"])
         try channel.setDuty(0.5)
         #expect(tree.value("pwmchip0/pwm2/duty_cycle") == "20000")
         try channel.setDuty(7)  // clamped to the period
         #expect(tree.value("pwmchip0/pwm2/duty_cycle") == "40000")
+        #expect(tree.writes.suffix(2).map(\.throughOpenAttribute) == [true, true], "pulses go through it")
         try channel.shutDown()
         #expect(tree.writes.suffix(3).map(\.description) == [
             "/sys/class/pwm/pwmchip0/pwm2/duty_cycle <- 0",
@@ -33,7 +37,18 @@ struct SysfsPWMChannelTests {
             "/sys/class/pwm/pwmchip0/unexport <- 2",
         ])
         #expect(tree.value("pwmchip0/pwm2/enable") == nil, "unexported")
+        #expect(tree.openAttributes.isEmpty)
+        #expect(tree.attributesOpenAtUnexport.isEmpty, "duty_cycle was closed before the channel was unexported")
         try channel.shutDown()  // a second time does nothing
+        #expect(tree.writes.count == 7 + 2)
+        // A late pulse edge (the stop deadline shut the channel down under the player) writes
+        // nothing and says why.
+        #expect {
+            try channel.setDuty(0.5)
+        } throws: { error in
+            "\(error)".hasPrefix(
+                "cannot set the duty cycle of a channel already shut down (/sys/class/pwm/pwmchip0/pwm2/duty_cycle)")
+        }
         #expect(tree.writes.count == 7 + 2)
     }
 
@@ -115,8 +130,11 @@ struct SysfsPWMChannelTests {
         #expect {
             try channel.setDuty(0.3)
         } throws: { error in "\(error)".hasPrefix("cannot set the duty cycle (/sys/class/pwm/pwmchip0/pwm1/duty_cycle)") }
+        #expect(tree.writes.first { $0.errno == EIO }?.throughOpenAttribute == true, "the pulse's own write failed")
         #expect(tree.value("pwmchip0/pwm1/duty_cycle") == "0")
         #expect(tree.value("pwmchip0/pwm1/enable") == "0")
+        try channel.shutDown()
+        #expect(tree.openAttributes.isEmpty)
 
         // A failure while configuring: enable is refused, so the channel is switched off and released.
         let second = try PWMSysfsTree(udevDelayChecks: 0)
@@ -126,6 +144,21 @@ struct SysfsPWMChannelTests {
         } throws: { error in "\(error)".contains("cannot enable the output") && "\(error)".contains("refused the value") }
         #expect(second.value("pwmchip0/pwm0/duty_cycle") == nil, "unexported after the failure")
         #expect(second.writes.last?.description == "/sys/class/pwm/pwmchip0/unexport <- 0")
+
+        // duty_cycle cannot be kept open: the same, switched off and released.
+        let third = try PWMSysfsTree(udevDelayChecks: 0)
+        third.failNextOpen(of: "/sys/class/pwm/pwmchip0/pwm0/duty_cycle", errno: EMFILE)
+        #expect {
+            _ = try SysfsPWMChannel(fileSystem: third, chip: .auto, channel: 0, periodNanoseconds: Self.period)
+        } throws: { error in
+            "\(error)".hasPrefix("cannot open the duty cycle (/sys/class/pwm/pwmchip0/pwm0/duty_cycle)")
+        }
+        #expect(third.writes.suffix(3).map(\.description) == [
+            "/sys/class/pwm/pwmchip0/pwm0/duty_cycle <- 0",
+            "/sys/class/pwm/pwmchip0/pwm0/enable <- 0",
+            "/sys/class/pwm/pwmchip0/unexport <- 0",
+        ])
+        #expect(third.openAttributes.isEmpty)
     }
 
     @Test("the tree itself refuses what the kernel refuses")
@@ -156,6 +189,51 @@ struct SysfsPWMChannelTests {
         }
     }
 
+    @Test("an attribute kept open in the tree is held to the same rules, logged the same way, and orphaned by unexport")
+    func treeOpenAttribute() throws {
+        let tree = try PWMSysfsTree(udevDelayChecks: 1)
+        let dutyPath = "/sys/class/pwm/pwmchip0/pwm0/duty_cycle"
+        #expect(throws: SysfsError(path: dutyPath, errno: ENOENT)) { _ = try tree.openAttribute(dutyPath) }
+        try tree.write("0", to: "/sys/class/pwm/pwmchip0/export")
+        #expect(throws: SysfsError(path: dutyPath, errno: EACCES), "udev has not run yet") {
+            _ = try tree.openAttribute(dutyPath)
+        }
+        _ = tree.isWritable(dutyPath)  // udev's rule runs
+        let dutyCycle = try tree.openAttribute(dutyPath)
+        #expect(tree.openAttributes == [dutyPath])
+        #expect(throws: SysfsError(path: dutyPath, errno: EINVAL), "no period yet") { try dutyCycle.write(0) }
+        try tree.write("1000", to: "/sys/class/pwm/pwmchip0/pwm0/period")
+        try dutyCycle.write(1000)
+        #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "1000")
+        #expect(throws: SysfsError(path: dutyPath, errno: EINVAL), "above the period") { try dutyCycle.write(1001) }
+        tree.failNextWrite(to: dutyPath, errno: EIO)
+        #expect(throws: SysfsError(path: dutyPath, errno: EIO)) { try dutyCycle.write(10) }
+        #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "1000")
+
+        // Unexported under the open attribute: its writes fail as the kernel's do, even once
+        // the channel is exported again.
+        try tree.write("0", to: "/sys/class/pwm/pwmchip0/unexport")
+        #expect(tree.attributesOpenAtUnexport == [dutyPath])
+        try tree.write("0", to: "/sys/class/pwm/pwmchip0/export")
+        #expect(throws: SysfsError(path: dutyPath, errno: ENODEV)) { try dutyCycle.write(0) }
+        try dutyCycle.close()
+        #expect(tree.openAttributes.isEmpty)
+
+        let throughAttribute = tree.writes.filter(\.throughOpenAttribute).map(\.description)
+        #expect(throughAttribute == [
+            "\(dutyPath) <- 0 (errno \(EINVAL))",
+            "\(dutyPath) <- 1000",
+            "\(dutyPath) <- 1001 (errno \(EINVAL))",
+            "\(dutyPath) <- 10 (errno \(EIO))",
+            "\(dutyPath) <- 0 (errno \(ENODEV))",
+        ])
+
+        let readOnly = try PWMSysfsTree(udevDelayChecks: 0)
+        try readOnly.write("0", to: "/sys/class/pwm/pwmchip0/export")
+        readOnly.makeReadOnly()
+        #expect(throws: SysfsError(path: dutyPath, errno: EROFS)) { _ = try readOnly.openAttribute(dutyPath) }
+    }
+
     @Test("forceOff stops a running channel, and leaves an unconfigured or unexported one alone")
     func forceOff() throws {
         let tree = try PWMSysfsTree()
@@ -166,6 +244,23 @@ struct SysfsPWMChannelTests {
         #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "0")
         #expect(tree.value("pwmchip0/pwm0/enable") == "0")
         #expect(tree.value("pwmchip0/pwm0/period") == "40000", "still exported for the next start")
+    }
+
+    @Test("over LinuxSysfs, each duty replaces the whole of the last in the file, and shutdown leaves it off")
+    func channelOverLinuxSysfs() throws {
+        let tree = try PWMSysfsTree()
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: Self.period, dutyNanoseconds: 30_000)
+        let channel = try SysfsPWMChannel(
+            fileSystem: LinuxSysfs(root: tree.root.path), chip: .auto, channel: 0, periodNanoseconds: Self.period)
+        let duty = tree.root.appendingPathComponent("sys/class/pwm/pwmchip0/pwm0/duty_cycle")
+        for (fraction, text) in [(0.5, "20000\n"), (0.001, "40\n"), (1, "40000\n"), (0, "0\n")] {
+            try channel.setDuty(fraction)
+            #expect(try String(contentsOf: duty, encoding: .utf8) == text)
+        }
+        try channel.setDuty(0.75)
+        try channel.shutDown()
+        #expect(try String(contentsOf: duty, encoding: .utf8) == "0\n")
+        #expect(tree.value("pwmchip0/pwm0/enable") == "0")
     }
 
     @Test("LinuxSysfs reads, writes and lists a real directory, with errno for what fails")
