@@ -15,7 +15,8 @@ The run, in order:
   2. start the daemon with NOTIFY_SOCKET on a datagram socket we listen on (and
      WATCHDOG_USEC=5 s, as the unit sets it): exec → READY=1;
   3. wait until `status` shows a fix and a reliable heading, then send `go` (~300 m north);
-     go → first nonzero write of pwm0/duty_cycle, seen by inotify (IN_CLOSE_WRITE);
+     go → first nonzero write of pwm0/duty_cycle, seen by inotify (IN_MODIFY: the daemon keeps
+     duty_cycle open and rewrites it in place, so no write ends in a close);
   4. guiding: settle, then measure for --guide-seconds;
   5. `clear`, settle, then measure idle for --idle-seconds; meanwhile, with --wake-floor, a
      program that only sleeps and wakes as often as the daemon woke while guiding reports what
@@ -286,9 +287,11 @@ class NotifyListener(threading.Thread):
 
 
 class DutyWatcher:
-    """inotify on the motor's duty_cycle file: when each write (open, write, close) ends."""
+    """inotify on the motor's duty_cycle file: when each write lands. The daemon opens the file
+    once and rewrites it in place (on this ordinary file, truncate then pwrite: two IN_MODIFY
+    events, the first leaving it empty for a moment), so there is no close per write to watch."""
 
-    IN_CLOSE_WRITE = 0x8
+    IN_MODIFY = 0x2
     IN_NONBLOCK = 0o4000
     IN_CLOEXEC = 0o2000000
 
@@ -296,7 +299,7 @@ class DutyWatcher:
         self.path = path
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         self.fd = libc.inotify_init1(self.IN_NONBLOCK | self.IN_CLOEXEC)
-        if self.fd < 0 or libc.inotify_add_watch(self.fd, path.encode(), self.IN_CLOSE_WRITE) < 0:
+        if self.fd < 0 or libc.inotify_add_watch(self.fd, path.encode(), self.IN_MODIFY) < 0:
             raise OSError(ctypes.get_errno(), "inotify on " + path)
 
     def first_nonzero_write(self, timeout):
@@ -316,6 +319,7 @@ class DutyWatcher:
                 continue
             with open(self.path) as file:
                 value = file.read().strip()
+            # Empty: read between the truncation and the write; the write's own event follows.
             if value not in ("", "0"):
                 return seen
 
@@ -575,7 +579,7 @@ def print_table(results, arguments):
     print("# allocations per IMU sample = every heap allocation of the process in the window / "
           f"({SAMPLE_RATE_HERTZ} Hz × window): fixes, motor pulses and control included")
     print("# first motor write: the daemon has a fix and a reliable heading; from sending `go` on the "
-          "socket to inotify's IN_CLOSE_WRITE of a nonzero pwm0/duty_cycle (the destination-accepted pattern)")
+          "socket to inotify's IN_MODIFY of pwm0/duty_cycle that leaves it nonzero (the destination-accepted pattern)")
     print("# wakeups: voluntary + involuntary context switches of all threads; CPU: utime + stime")
 
 
