@@ -1,8 +1,7 @@
 @preconcurrency import Glibc
 
 /// An open file descriptor and the calls made on it: `open`, `read`, `write`, `pwrite`,
-/// `ftruncate`, `fstatfs`, `fsync` and `close`, each wrapped once here, retrying `EINTR` where
-/// that is safe.
+/// `ftruncate`, `fsync` and `close`, each wrapped once here, retrying `EINTR` where that is safe.
 ///
 /// A descriptor is a plain value: whoever opens it closes it, exactly once.
 public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
@@ -130,55 +129,6 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
     ///   not a regular file open for writing, `EPERM` for an append-only or sealed file.
     public func resize(to size: Int64) throws(Errno) {
         _ = try checked(SystemCall.valueOrErrno { ftruncate(rawValue, off_t(size)) }).get()
-    }
-
-    /// The type of the file system the file is on, as the kernel numbers it (`f_type`).
-    /// Corresponds to `fstatfs(2)`.
-    ///
-    /// - Returns: The file system's type, e.g. ``FileSystemType/sysfs``.
-    /// - Throws: The `Errno` that `fstatfs` failed with, e.g. `ENOSYS` where the kernel lacks it.
-    public func fileSystemType() throws(Errno) -> FileSystemType {
-        // Swift's Glibc module does not include <sys/vfs.h> (see SwiftGlibc.h in the toolchain),
-        // so `fstatfs` is not visible to Swift; it is looked up by name, and called with C's
-        // calling convention, into a buffer large enough for `struct statfs` on every ABI.
-        typealias FStatFS = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Int32
-        guard let symbol = dlsym(Self.defaultSymbolScope, "fstatfs") else { throw Errno(rawValue: ENOSYS) }
-        let fstatfs = unsafeBitCast(symbol, to: FStatFS.self)
-        let bytes = Self.statfsBufferBytes
-        let result = withUnsafeTemporaryAllocation(byteCount: bytes, alignment: Self.statfsAlignment) { buffer in
-            SystemCall.valueOrErrno { fstatfs(rawValue, buffer.baseAddress) }.map { _ in
-                // `f_type` is the first field of `struct statfs`, a C `long` (`__fsword_t`), on
-                // the generic Linux ABI (arm, aarch64, x86, riscv); every magic fits in 32 bits.
-                FileSystemType(rawValue: UInt32(truncatingIfNeeded: buffer.load(as: CLong.self)))
-            }
-        }
-        return try checked(result).get()
-    }
-
-    /// `RTLD_DEFAULT`: `dlsym` searches the program and every library it loaded.
-    private static var defaultSymbolScope: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 0) }
-    /// Bytes for `struct statfs`: 120 on 64-bit Linux, 64 (84 as `statfs64`) on 32-bit.
-    private static let statfsBufferBytes = 256
-    /// `struct statfs` holds C `long`s and 64-bit counts.
-    private static let statfsAlignment = 8
-
-    /// A file system's type as `statfs(2)` reports it in `f_type` (the `*_MAGIC` numbers of
-    /// <linux/magic.h>).
-    public struct FileSystemType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The magic number.
-        public let rawValue: UInt32
-
-        /// Wraps a magic number.
-        ///
-        /// - Parameter rawValue: The number, e.g. `0x62656572`.
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
-
-        /// sysfs (`SYSFS_MAGIC`): where a write stores a value and truncation does nothing.
-        public static let sysfs = FileSystemType(rawValue: 0x6265_6572)
-        /// tmpfs (`TMPFS_MAGIC`), e.g. /dev/shm.
-        public static let tmpfs = FileSystemType(rawValue: 0x0102_1994)
-
-        public var description: String { "0x" + String(rawValue, radix: 16) }
     }
 
     /// Flushes the file's data and metadata to the device. Corresponds to `fsync(2)`.

@@ -162,28 +162,20 @@ struct FileDescriptorTests {
         }
     }
 
-    @Test("fstatfs: a temporary directory is not sysfs")
-    func fileSystemTypes() throws {
-        let temporary = FileManager.default.temporaryDirectory.path
-        let ordinary = try FileDescriptor.open(temporary, .readOnly, options: [.directory])
-        defer {
-            do throws(Errno) { try ordinary.close() } catch { Issue.record("close: \(error)") }
-        }
-        #expect(try ordinary.fileSystemType() != .sysfs)
-        #expect(FileDescriptor.FileSystemType.sysfs.description == "0x62656572")
-    }
-
+    /// The motor's duty_cycle is cut before each value (LinuxSysfsAttribute), which must be a
+    /// harmless no-op on sysfs: kernfs ignores size changes.
     @Test(
-        "fstatfs reports sysfs as SYSFS_MAGIC and /dev/shm as TMPFS_MAGIC",
-        .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "needs sysfs mounted on /sys"),
-        .enabled(if: FileManager.default.fileExists(atPath: "/dev/shm"), "needs /dev/shm"))
-    func sysfsAndTmpfs() throws {
-        for (path, expected) in [("/sys/kernel", FileDescriptor.FileSystemType.sysfs), ("/dev/shm", .tmpfs)] {
-            let descriptor = try FileDescriptor.open(path, .readOnly, options: [.directory])
-            defer {
-                do throws(Errno) { try descriptor.close() } catch { Issue.record("close: \(error)") }
-            }
-            #expect(try descriptor.fileSystemType() == expected, "\(path)")
+        "ftruncate of a sysfs attribute succeeds and leaves its value alone",
+        .enabled(if: access("/sys/module/printk/parameters/time", W_OK) == 0, "needs a writable sysfs on /sys"))
+    func truncateOnSysfs() throws {
+        let path = "/sys/module/printk/parameters/time"
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        let descriptor = try FileDescriptor.open(path, .writeOnly)
+        defer {
+            do throws(Errno) { try descriptor.close() } catch { Issue.record("close: \(error)") }
         }
+        try descriptor.resize(to: 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+        #expect(!before.isEmpty)
     }
 }
