@@ -11,8 +11,11 @@ let package = Package(
         .executable(name: "waypoint-bench", targets: ["waypoint-bench"]),
     ],
     targets: [
-        // C libraries. libi2c ships no pkg-config file, so CI2C links by name only.
-        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // C libraries. libi2c ships no pkg-config file, so CI2C links by name only. libgps is
+        // linked from its static archive, and CGPSLink stands in for its D-Bus part, so that
+        // libdbus and what it loads stay out of the daemon (see Sources/CGPSLink/dbus.c).
+        .systemLibrary(name: "CGPS", providers: [.apt(["libgps-dev"])]),
+        .target(name: "CGPSLink"),
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
 
         // The pure core: no Foundation, no clock, no IO.
@@ -26,7 +29,7 @@ let package = Package(
 
         // The edges: system calls, devices, services.
         .target(name: "SystemSupport"),
-        .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS"]),
+        .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
         .target(

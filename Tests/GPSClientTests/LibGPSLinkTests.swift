@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+@testable import GPSClient
+
+@Suite("How libgps is linked")
+struct LibGPSLinkTests {
+    /// libgps.so would bring libdbus-1 and, through it, libsystemd, libgcrypt and four more
+    /// libraries (about 1 MB resident); the static archive with CGPSLink's D-Bus stand-ins brings
+    /// none of them. This test process links GPSClient as the daemon does.
+    @Test("libgps comes from its static archive: no libgps.so and no libdbus in the process")
+    func staticArchive() throws {
+        // Libraries a program needs are mapped before main; libgps is there all the same.
+        #expect(LibGPSVersion.apiMajor >= 11)
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        #expect(!maps.contains("libgps.so"), "libgps.so is mapped")
+        #expect(!maps.contains("libdbus-1.so"), "libdbus is mapped")
+        #expect(!maps.contains("libgcrypt.so"), "libgcrypt is mapped")
+    }
+}
