@@ -11,9 +11,9 @@ import Heading
 /// time in seconds, so tests run on a manual clock and replay is deterministic.
 ///
 /// States: `idle` (no destination) · `no-fix` (no fix, a stale fix, or one with too large an
-/// error) · `no-heading` (the heading is unreliable) · `guiding` · `arrived` (within
-/// max(arrival radius, 2·eph) on two consecutive fixes). The motor is silent in every state but
-/// `guiding`, apart from patterns. Losing the fix or the heading while guiding plays a warning,
+/// error) · `no-heading` (the heading is unreliable, or none came for `headingTimeoutSeconds`) ·
+/// `guiding` · `arrived` (within max(arrival radius, 2·eph) on two consecutive fixes). The motor
+/// is silent in every state but `guiding`, apart from patterns. Losing the fix or the heading while guiding plays a warning,
 /// repeated every `warningIntervalSeconds` while it lasts.
 public struct Navigator: Sendable {
     /// The states, named as `status` reports them.
@@ -37,6 +37,11 @@ public struct Navigator: Sendable {
     public struct Settings: Sendable, Hashable {
         /// A fix older than this is stale, seconds. Default 3.
         public var fixTimeoutSeconds = 3.0
+        /// A heading older than this cannot guide, seconds: the IMU has stopped delivering (a
+        /// bus fault, a silent chip) and the wearer may have turned since. Default 0.5, five
+        /// times the longest the daemon waits between samples while guiding (a FIFO burst every
+        /// 0.1 s).
+        public var headingTimeoutSeconds = 0.5
         /// A fix whose horizontal error (eph) is above this cannot guide, metres. Default 50.
         public var maximumPositionErrorMeters = 50.0
         /// Arrived within this distance (or 2·eph if larger), metres. Default 15.
@@ -83,6 +88,7 @@ public struct Navigator: Sendable {
     private var path: GeodesicInverse?
     private var headingReliable = false
     private var headingDegrees: Double?
+    private var headingSeconds = -Double.infinity
     private var arrivalCount = 0
     private var lastWarningSeconds: Double?
     private var wasGuiding = false
@@ -142,10 +148,11 @@ public struct Navigator: Sendable {
     public mutating func receive(_ estimate: HeadingEstimate, at seconds: Double) -> Actions {
         headingReliable = estimate.isReliable
         headingDegrees = estimate.trueDegrees
+        headingSeconds = seconds
         return update(at: seconds)
     }
 
-    /// Time passing: stale fixes, repeated warnings.
+    /// Time passing: stale fixes and headings, repeated warnings.
     public mutating func tick(at seconds: Double) -> Actions { update(at: seconds) }
 
     // MARK: - The machine
@@ -181,7 +188,7 @@ public struct Navigator: Sendable {
                 course = Course(bearingDegrees: bearing, distanceMeters: path.distanceMeters, errorDegrees: error, zoneDegrees: zone)
                 if state == .arrived || arrivalCount >= 2 {
                     state = .arrived
-                } else if !headingReliable {
+                } else if !headingReliable || seconds - headingSeconds > settings.headingTimeoutSeconds {
                     state = .noHeading
                 } else {
                     state = .guiding

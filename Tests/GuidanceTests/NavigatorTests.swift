@@ -60,8 +60,9 @@ struct NavigatorTests {
         _ = navigator.receive(Self.fix(), at: 0)
         _ = navigator.receive(Self.heading(Self.bearing), at: 0.1)
         #expect(navigator.cue != nil)
-        #expect(navigator.tick(at: 2.9).isEmpty)
-        let lost = navigator.tick(at: 3.1)
+        // The heading keeps coming; only the fix goes stale.
+        #expect(navigator.receive(Self.heading(Self.bearing), at: 2.9).isEmpty)
+        let lost = navigator.receive(Self.heading(Self.bearing), at: 3.1)
         #expect(navigator.state == .noFix)
         #expect(Self.cues(lost) == [nil])
         #expect(Self.patterns(lost) == [.gpsLost])
@@ -69,6 +70,26 @@ struct NavigatorTests {
         #expect(Self.patterns(navigator.tick(at: 13.2)) == [.gpsLost])
         _ = navigator.receive(Self.fix(), at: 14)
         _ = navigator.receive(Self.heading(Self.bearing), at: 14.1)
+        #expect(navigator.state == .guiding)
+        #expect(navigator.cue != nil)
+    }
+
+    @Test("a heading that stops coming (a silent IMU) stops guidance after 0.5 s with the heading warning")
+    func headingStops() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        _ = navigator.receive(Self.fix(), at: 0)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 0.1)
+        #expect(navigator.state == .guiding)
+        #expect(navigator.tick(at: 0.6).isEmpty, "0.5 s old is still current")
+        let lost = navigator.tick(at: 0.65)
+        #expect(navigator.state == .noHeading)
+        #expect(Self.cues(lost) == [nil])
+        #expect(Self.patterns(lost) == [.headingUnreliable])
+        // A fix alone does not bring guidance back; a fresh heading does.
+        _ = navigator.receive(Self.fix(), at: 1)
+        #expect(navigator.state == .noHeading)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 1.1)
         #expect(navigator.state == .guiding)
         #expect(navigator.cue != nil)
     }
@@ -94,9 +115,9 @@ struct NavigatorTests {
     func arrival() {
         var navigator = Navigator()
         _ = navigator.setDestination(Self.there, at: 0)
-        _ = navigator.receive(Self.heading(Self.bearing), at: 0)
         // 10 m south of the destination: one fix is not enough.
         let near = Coordinate(uncheckedLatitudeDegrees: 48.8606 - 0.00009, longitudeDegrees: 2.3376)
+        _ = navigator.receive(Self.heading(Self.bearing), at: 0.9)
         _ = navigator.receive(Self.fix(near), at: 1)
         #expect(navigator.state == .guiding)
         let second = navigator.receive(Self.fix(near), at: 2)
@@ -105,6 +126,7 @@ struct NavigatorTests {
         #expect(navigator.cue == nil)
         #expect(Self.patterns(navigator.receive(Self.fix(near), at: 3)).isEmpty, "played once")
         // A new destination after arriving: guiding again, not still "arrived".
+        _ = navigator.receive(Self.heading(Self.bearing), at: 3.9)
         let onward = navigator.setDestination(Self.here, at: 4)
         #expect(navigator.state == .guiding)
         #expect(Self.patterns(onward) == [.destinationAccepted])
