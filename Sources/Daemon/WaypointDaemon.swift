@@ -379,6 +379,7 @@ struct Sampling: Sendable {
         var nextPet = deadline
         var average = IMUSampleAverage()
         var reads = 0
+        var faults = FaultLog()
         while !alarm.isStopped {
             let needsHeading = core.needsHeading
             // The FIFO's rate while bursts are read; nil while polling.
@@ -391,19 +392,13 @@ struct Sampling: Sendable {
                     updatingEachStep: burstRateHertz != nil)
             }
             if let burstRateHertz {
-                switch reader.readBurst(into: &burst, polls: pollsPerBurst) {
-                case .sample: deliver(burst, rateHertz: burstRateHertz)
-                case .noNewSample: core.tick()
-                case .deviceFault(let fault):
-                    logger.warning("imu fault", ["fault": "\(fault)"])
-                    core.tick()
-                }
+                let outcome = reader.readBurst(into: &burst, polls: pollsPerBurst)
+                faults.note(outcome, logger: logger)
+                if case .sample = outcome { deliver(burst, rateHertz: burstRateHertz) } else { core.tick() }
             } else {
-                switch reader.read() {
-                case .sample(let sample): average.add(sample)
-                case .noNewSample: break
-                case .deviceFault(let fault): logger.warning("imu fault", ["fault": "\(fault)"])
-                }
+                let outcome = reader.read()
+                faults.note(outcome, logger: logger)
+                if case .sample(let sample) = outcome { average.add(sample) }
                 reads += 1
                 if reads >= readsPerPeriod || !needsHeading {
                     reads = 0
@@ -430,6 +425,37 @@ struct Sampling: Sendable {
         let period = Duration.seconds(1 / rateHertz)
         for index in 0..<burst.count {
             core.sample(burst[index], at: now - period * (burst.count - 1 - index))
+        }
+    }
+}
+
+/// IMU faults in the log without flooding it: a board cut off fails every read, ten to a hundred
+/// times a second, for as long as it lasts. The first fault of a spell is logged, then one line
+/// every `repeatInterval` with how many reads failed, then the recovery.
+private struct FaultLog {
+    static let repeatInterval = Duration.seconds(10)
+    /// When the spell under way was last logged, and the failed reads since.
+    private var spell: (logged: ContinuousClock.Instant, failedReads: Int)?
+
+    mutating func note(_ outcome: IMUReader.Outcome, logger: Logger) {
+        switch outcome {
+        case .deviceFault(let fault):
+            let now = ContinuousClock.now
+            guard let current = spell else {
+                logger.warning("imu fault", ["fault": "\(fault)"])
+                spell = (now, 0)
+                return
+            }
+            spell = (current.logged, current.failedReads + 1)
+            if now - current.logged >= Self.repeatInterval {
+                logger.warning("imu fault", ["fault": "\(fault)", "failed.reads": "\(current.failedReads + 1)"])
+                spell = (now, 0)
+            }
+        case .sample:
+            if spell != nil { logger.notice("imu recovered") }
+            spell = nil
+        case .noNewSample:
+            break
         }
     }
 }
@@ -479,6 +505,7 @@ private struct SimulatedWorld {
                     switch event {
                     case .gps(let on): walker.isGPSOn.store(on, ordering: .relaxed)
                     case .magnet(let microtesla): board.physics.hardIronMicrotesla = Vector3(0, 0, microtesla)
+                    case .imu(let on): board.bus.isDisconnected = !on
                     }
                 }
             }

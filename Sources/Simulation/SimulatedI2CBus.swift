@@ -28,6 +28,9 @@ public final class SimulatedI2CBus: I2CBus {
     public private(set) var transcript: [Transfer] = []
     /// Whether to record transfers (off for long simulations).
     public var isRecording = true
+    /// Whether the board is cut off: every transfer fails with EREMOTEIO, as a Pi's I2C
+    /// controller reports a device that no longer acknowledges (a loose cable).
+    public var isDisconnected = false
 
     /// An empty bus with the given number.
     public init(number: Int = 1) { self.number = number }
@@ -54,6 +57,9 @@ public final class SimulatedI2CBus: I2CBus {
             let errno = pending.removeFirst()
             faults[address] = pending
             throw I2CError(bus: number, address: address, register: register, operation: operation(), errno: errno)
+        }
+        if isDisconnected {
+            throw I2CError(bus: number, address: address, register: register, operation: operation(), errno: EREMOTEIO)
         }
         guard let emulator = emulators[address] else {
             // Nobody acknowledges the address: the kernel reports ENXIO.

@@ -7,6 +7,8 @@
 /// 20 gps-on
 /// 28 magnet 15    # a magnet next to the device adds 15 µT, fixed to the body (pointing down)
 /// 34 magnet 0
+/// 40 imu-off      # the IMU board stops answering on the I2C bus (a loose cable)
+/// 46 imu-on
 /// ```
 ///
 /// Times are seconds since the simulated sensors started.
@@ -17,11 +19,14 @@ public struct SimulationScript: Sendable, Hashable {
         case gps(on: Bool)
         /// A field fixed to the body frame, along +z, microtesla; 0 removes it.
         case magnet(microtesla: Double)
+        /// The IMU board answers on its bus (true) or not at all (false).
+        case imu(on: Bool)
 
         public var description: String {
             switch self {
             case .gps(let on): "gps-\(on ? "on" : "off")"
             case .magnet(let microtesla): "magnet \(microtesla) µT"
+            case .imu(let on): "imu-\(on ? "on" : "off")"
             }
         }
     }
@@ -51,24 +56,29 @@ public struct SimulationScript: Sendable, Hashable {
             guard let seconds = Double(first), seconds.isFinite, seconds >= 0 else {
                 throw fail("'\(first)' is not a time in seconds (0 or more)")
             }
-            guard words.count >= 2 else { throw fail("an event must follow the time: gps-off, gps-on or magnet MICROTESLA") }
+            guard words.count >= 2 else { throw fail("an event must follow the time: \(Self.eventSyntax)") }
             let event: Event
             switch (words[1], words.count) {
             case ("gps-off", 2): event = .gps(on: false)
             case ("gps-on", 2): event = .gps(on: true)
+            case ("imu-off", 2): event = .imu(on: false)
+            case ("imu-on", 2): event = .imu(on: true)
             case ("magnet", 3):
                 guard let microtesla = Double(words[2]), microtesla.isFinite, abs(microtesla) <= 1000 else {
                     throw fail("'\(words[2])' is not a field in microtesla (at most 1000)")
                 }
                 event = .magnet(microtesla: microtesla)
             default:
-                throw fail("'\(words[1...].joined(separator: " "))' is not an event: gps-off, gps-on or magnet MICROTESLA")
+                throw fail("'\(words[1...].joined(separator: " "))' is not an event: \(Self.eventSyntax)")
             }
             entries.append(Entry(seconds: seconds, event: event))
         }
         // A stable sort: events written for the same second happen in the order written.
         entries = entries.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element)
     }
+
+    /// The events a line may name, for errors.
+    private static let eventSyntax = "gps-off, gps-on, magnet MICROTESLA, imu-off or imu-on"
 
     /// The events due after `start` and up to `end`, seconds, in order.
     public func events(after start: Double, through end: Double) -> [Event] {

@@ -19,6 +19,43 @@ struct GuidanceWarningTests {
     static let fixTimeoutSeconds = 3.0
     static let tickSeconds = 0.5
 
+    @Test("the IMU board cut off mid-guidance: no-heading within a second, its warning, the motor silent; guidance resumes")
+    func imuCutOff() async throws {
+        guard let daemon = try await SimulatedDaemon(events: "6 imu-off\n11 imu-on\n") else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        var samples: [(at: ContinuousClock.Instant, state: String, pattern: String?, intensity: Double?, duty: String)] = []
+        let deadline = ContinuousClock.now + .seconds(25)
+        while ContinuousClock.now < deadline, daemon.logged("event=imu-on") == nil || samples.count < 5 {
+            let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
+            let haptic = status.object("haptic")
+            samples.append(
+                (.now, status["state"] as? String ?? "?", haptic?["pattern"] as? String, haptic?["intensity"] as? Double,
+                 daemon.dutyNanoseconds))
+            try await Task.sleep(for: .milliseconds(80))
+        }
+        let resumed = try await daemon.waitForStatus(client, seconds: 5) { $0["state"] as? String == "guiding" }
+        #expect(resumed != nil, "guidance did not resume when the IMU came back")
+        let off = try #require(daemon.logged("event=imu-off"), "\(daemon.log)")
+        let on = try #require(daemon.logged("event=imu-on"))
+        #expect(samples.contains { $0.at < off && $0.state == "guiding" }, "not guiding before the IMU was cut off")
+        // The last heading goes stale after 0.5 s (the navigator's heading timeout); a burst and
+        // a status poll later the state shows it.
+        let noHeading = try #require(samples.first { $0.at > off && $0.state == "no-heading" }, "never no-heading")
+        #expect((noHeading.at - off) <= .seconds(1), "no-heading after \(noHeading.at - off)")
+        let cutOff = samples.filter { $0.at > noHeading.at && $0.at < on }
+        #expect(cutOff.contains { $0.pattern == "heading-unreliable" }, "no heading-unreliable warning")
+        for sample in cutOff where sample.pattern == nil {
+            #expect(sample.intensity == nil && sample.duty == "0", "the motor ran without a compass: \(sample)")
+        }
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        // Logged once when it started (and at most every 10 s), not at every failed read; and
+        // the recovery.
+        let faultLines = daemon.process.errors.filter { $0.text.contains("imu fault") }
+        #expect(faultLines.count == 1, "\(faultLines.map(\.text))")
+        #expect(daemon.logged("imu recovered") != nil, "\(daemon.log)")
+    }
+
     @Test("a lost fix and magnetic interference each stop the motor with their own warning; guidance resumes; replay matches live")
     func warnings() async throws {
         guard let daemon = try await SimulatedDaemon(events: Self.events) else { return }
