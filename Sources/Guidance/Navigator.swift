@@ -38,10 +38,11 @@ public struct Navigator: Sendable {
         /// A fix older than this is stale, seconds. Default 3.
         public var fixTimeoutSeconds = 3.0
         /// A heading older than this cannot guide, seconds: the IMU has stopped delivering (a
-        /// bus fault, a silent chip) and the wearer may have turned since. Default 0.5, five
-        /// times the longest the daemon waits between samples while guiding (a FIFO burst every
-        /// 0.1 s).
-        public var headingTimeoutSeconds = 0.5
+        /// bus fault, a silent chip) and the wearer may have turned since. Default 1: ten times
+        /// the longest the daemon waits between samples while guiding (a FIFO burst every 0.1 s),
+        /// so a busy system does not raise false warnings, and as long as the IMU reader waits
+        /// before it calls a silent chip failed.
+        public var headingTimeoutSeconds = 1.0
         /// A fix whose horizontal error (eph) is above this cannot guide, metres. Default 50.
         public var maximumPositionErrorMeters = 50.0
         /// Arrived within this distance (or 2·eph if larger), metres. Default 15.
