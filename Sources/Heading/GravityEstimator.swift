@@ -53,10 +53,14 @@ public struct GravityEstimator: Sendable {
     public mutating func update(accelerationG: Vector3, angularRateDegreesPerSecond: Vector3?, seconds: Double) {
         guard accelerationG.isFinite, accelerationG.length > 0.1 else { return }
         let measured = (-accelerationG).normalized
-        guard var estimate = down, seconds > 0, seconds.isFinite else {
+        guard var estimate = down else {
             down = measured
             return
         }
+        // No time passed (a burst's samples dated back to a fix that came between them): the
+        // estimate holds. Taking the raw measurement instead would, while walking, tilt gravity
+        // by the trunk's acceleration, and the heading and the interference check with it.
+        guard seconds > 0, seconds.isFinite else { return }
         let deviation = accelerationG.length - 1
         let deviationGain = seconds / (settings.deviationTimeConstant + seconds)
         deviationSquared += (deviation * deviation - deviationSquared) * deviationGain

@@ -134,12 +134,16 @@ public struct HeadingEstimator: Sendable {
     /// Circular smoothing of the heading: a two-model tracker without a gyroscope
     /// (`TurnTracker`), complementary with one.
     private mutating func filter(_ measured: Double, sample: IMUSample, down: Vector3, seconds: Double) -> Double {
-        guard let previous = heading, seconds > 0 else {
+        guard let previous = heading else {
             heading = measured
             tracker.start(measured: measured)
             trackerIsCurrent = true
             return measured
         }
+        // No time passed (a burst's samples dated back to a fix that came between them): the
+        // heading holds. Starting afresh from the unfiltered measurement would throw away the
+        // filter's work and, while walking, jump by the sway.
+        guard seconds > 0 else { return previous }
         let next: Double
         if let gyro = sample.angularRateDegreesPerSecond, gyro.isFinite {
             // The heading is the yaw ψ of a yaw-pitch-roll attitude; with gravity
