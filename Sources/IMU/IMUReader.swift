@@ -247,12 +247,24 @@ public final class IMUReader {
         burst.removeAll()
         let polls = max(1, polls)
         if let fault = prepare(polls: polls) { return .deviceFault(fault) }
-        let field: Vector3?
-        do throws(I2CError) {
-            if !isFIFORunning {
+        if !isFIFORunning {
+            // The FIFO starts empty, so this burst takes the sample in the output registers:
+            // the caller then has a current one now, not a burst interval later. The last sample
+            // of an idle spell is up to two seconds old, past the navigator's heading timeout, so
+            // an empty first burst would flash "heading unreliable" at the wearer.
+            let current = poll()
+            do throws(I2CError) {
                 try withRetry { () throws(I2CError) in try fifo.startFIFO() }
                 isFIFORunning = true
+            } catch {
+                return .deviceFault(fail(.transfer(error)))
             }
+            previousBurstField = latestField
+            if case .sample(let sample) = current { burst.append(sample) }
+            return current
+        }
+        let field: Vector3?
+        do throws(I2CError) {
             try withRetry { () throws(I2CError) in try fifo.drainFIFO(into: &batch) }
             field = try withRetry { () throws(I2CError) in try magnetometer.readMagneticField() }
         } catch {
