@@ -20,13 +20,16 @@ enum SocketCall {
         }
     }
 
-    /// `sendto(2)` of one datagram, `MSG_NOSIGNAL`, to an address as ``withAddress(_:_:)``
-    /// reads it: a filesystem path, or an abstract name after `@` (the two forms systemd's
-    /// `NOTIFY_SOCKET` takes). Allocates nothing: the watchdog is petted from the sampling loop.
+    /// `sendto(2)` of one datagram, `MSG_DONTWAIT | MSG_NOSIGNAL`, to an address as
+    /// ``withAddress(_:_:)`` reads it: a filesystem path, or an abstract name after `@` (the two
+    /// forms systemd's `NOTIFY_SOCKET` takes). Allocates nothing and never blocks: the watchdog
+    /// is petted from the sampling loop, and a receiver whose queue is full (EAGAIN) must not
+    /// stop that loop, or the stop sequence, which notifies before it arms its deadline.
     static func sendDatagram(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to path: String) -> Result<Void, Errno> {
         withAddress(path) { address, length in
             SystemCall.valueOrErrno {
-                sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length)
+                let flags = Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)
+                return sendto(descriptor, bytes.baseAddress, bytes.count, flags, address, length)
             }.map { _ in () }
         } ?? .failure(.invalidArgument)
     }

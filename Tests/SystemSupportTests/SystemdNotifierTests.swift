@@ -57,6 +57,21 @@ struct SystemdNotifierTests {
         #expect(listener.receive() == "STOPPING=1")
     }
 
+    /// A Linux datagram queue holds net.unix.max_dgram_qlen (512 by default) messages; a
+    /// blocking send past that would wait for a reader forever.
+    @Test("a receiver that never reads does not block the sender: notifications past its full queue are dropped")
+    func fullQueue() throws {
+        let listener = try NotifyListener(abstract: false)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address])
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            for _ in 0..<2000 { notifier.watchdog() }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the sender blocked on a full queue")
+        #expect(listener.receive() == "WATCHDOG=1", "the queued ones arrive")
+    }
+
     @Test("the watchdog interval is WATCHDOG_USEC when WATCHDOG_PID is unset or ours")
     func watchdogInterval() {
         let pid = String(getpid())
