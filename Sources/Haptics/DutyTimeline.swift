@@ -31,6 +31,9 @@ public struct DutyTimeline: Sendable, Hashable {
         steps.append(Step(offset: offset, duty: duty))
     }
 
+    /// Makes room for `count` steps, so that rendering up to that many allocates nothing.
+    mutating func reserveCapacity(_ count: Int) { steps.reserveCapacity(count) }
+
     /// Empties the timeline, keeping its storage for the next pulse.
     mutating func clear() {
         steps.removeAll(keepingCapacity: true)

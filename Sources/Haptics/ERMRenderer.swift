@@ -25,8 +25,15 @@ public struct ERMRenderer: Sendable {
         return timeline
     }
 
+    /// The most steps a cue's pulse or heartbeat can take: a kick, a start assist or a ramp up,
+    /// the hold, a ramp down, and the stop.
+    public var maximumPulseSteps: Int {
+        let step = max(settings.rampStep, .milliseconds(1))
+        return Int(settings.longestRampUp / step) + Int(settings.longestRampDown / step) + 4
+    }
+
     /// ``pulse(for:)`` into `timeline`, reusing its storage: the player renders every pulse this
-    /// way, so guidance allocates nothing once the first pulse has sized it.
+    /// way into a timeline with room for ``maximumPulseSteps``, so guidance allocates nothing.
     public func pulse(for cue: HapticCue, into timeline: inout DutyTimeline) {
         shape(cue, into: &timeline)
         let gap = max(

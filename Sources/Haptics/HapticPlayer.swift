@@ -120,8 +120,10 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     }
 
     private nonisolated func loop() throws(PWMError) {
-        // Every cue pulse is rendered into this one timeline, so guiding allocates nothing.
+        // Every cue pulse is rendered into this one timeline, sized for the longest pulse up
+        // front, so guiding allocates nothing (a sharper or softer cue would otherwise grow it).
         var cuePulse = DutyTimeline()
+        cuePulse.reserveCapacity(renderer.maximumPulseSteps)
         while !alarm.isStopped {
             let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
                 let next = mailbox.queue.isEmpty ? nil : mailbox.queue.removeFirst()

@@ -70,6 +70,32 @@ struct ERMRendererTests {
         #expect(soft.rhythm[0].on == .milliseconds(350) && soft.rhythm[0].off == .milliseconds(150))
     }
 
+    /// The player reserves this many steps once; a pulse that needed more would allocate while
+    /// guiding.
+    @Test("no cue's pulse or heartbeat has more steps than maximumPulseSteps, whatever the motor settings")
+    func pulseStepBound() {
+        var fineRamps = MotorSettings()
+        fineRamps.rampStep = .milliseconds(1)
+        var weakStart = MotorSettings()
+        weakStart.startDuty = 0.9
+        // With a start duty above every hold, pulses take the start assist and never ramp up, so
+        // the bound is only checked for tightness where they ramp.
+        for (settings, ramps) in [(Self.settings, true), (fineRamps, true), (weakStart, false)] {
+            let renderer = ERMRenderer(settings: settings)
+            var most = 0
+            for intensity in Self.grid {
+                for sharpness in Self.grid {
+                    let cue = HapticCue(intensity: intensity, sharpness: sharpness)
+                    most = max(most, renderer.pulse(for: cue).steps.count, renderer.heartbeat(for: cue).steps.count)
+                }
+            }
+            #expect(most <= renderer.maximumPulseSteps, "\(most) steps, \(renderer.maximumPulseSteps) reserved")
+            if ramps {
+                #expect(most >= renderer.maximumPulseSteps - 4, "the bound is not loose: \(most) of \(renderer.maximumPulseSteps)")
+            }
+        }
+    }
+
     @Test("rendering into a reused timeline gives what a fresh one does, whatever it held before")
     func reusedTimeline() {
         var reused = Self.renderer.timeline(for: .headingUnreliable)

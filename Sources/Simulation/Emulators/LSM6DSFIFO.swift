@@ -44,7 +44,10 @@ struct LSM6DSFIFO {
     init(capacityWords: Int, highCountBits: Int) {
         self.capacityWords = capacityWords
         self.highCountBits = highCountBits
-        words.reserveCapacity(capacityWords)
+        // Read words stay in front of `head` until a full FIFO's worth has been read, so the
+        // storage holds up to twice the FIFO and a data set: reserved now, `--simulate`
+        // allocates nothing while the chips queue.
+        words.reserveCapacity(2 * capacityWords + Self.wordsPerDataSet)
     }
 
     private var count: Int { words.count - head }
