@@ -19,14 +19,17 @@ struct GuidanceWarningTests {
     static let fixTimeoutSeconds = 3.0
     static let tickSeconds = 0.5
 
-    @Test("the IMU board cut off mid-guidance: no-heading within 1.5 s, its warning, the motor silent; guidance resumes")
-    func imuCutOff() async throws {
-        guard let daemon = try await SimulatedDaemon(events: "6 imu-off\n11 imu-on\n") else { return }
-        let client = try daemon.client()
-        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
-        var samples: [(at: ContinuousClock.Instant, state: String, pattern: String?, intensity: Double?, duty: String)] = []
-        let deadline = ContinuousClock.now + .seconds(25)
-        while ContinuousClock.now < deadline, daemon.logged("event=imu-on") == nil || samples.count < 5 {
+    /// What `status` and the motor showed at one moment.
+    typealias StatusSample = (at: ContinuousClock.Instant, state: String, pattern: String?, intensity: Double?, duty: String)
+
+    /// `status` and the motor's duty every 80 ms, until the daemon logs `line` (and at least five
+    /// samples are in) or `seconds` pass.
+    static func statusSamples(
+        _ daemon: SimulatedDaemon, _ client: ControlClient, seconds: Double, until line: String
+    ) async throws -> [StatusSample] {
+        var samples: [StatusSample] = []
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline, daemon.logged(line) == nil || samples.count < 5 {
             let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
             let haptic = status.object("haptic")
             samples.append(
@@ -34,6 +37,15 @@ struct GuidanceWarningTests {
                  daemon.dutyNanoseconds))
             try await Task.sleep(for: .milliseconds(80))
         }
+        return samples
+    }
+
+    @Test("the IMU board cut off mid-guidance: no-heading within 1.5 s, its warning, the motor silent; guidance resumes")
+    func imuCutOff() async throws {
+        guard let daemon = try await SimulatedDaemon(events: "6 imu-off\n11 imu-on\n") else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let samples = try await Self.statusSamples(daemon, client, seconds: 25, until: "event=imu-on")
         let resumed = try await daemon.waitForStatus(client, seconds: 5) { $0["state"] as? String == "guiding" }
         #expect(resumed != nil, "guidance did not resume when the IMU came back")
         let off = try #require(daemon.logged("event=imu-off"), "\(daemon.log)")
@@ -62,16 +74,7 @@ struct GuidanceWarningTests {
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
 
-        var samples: [(at: ContinuousClock.Instant, state: String, pattern: String?, intensity: Double?, duty: String)] = []
-        let deadline = ContinuousClock.now + .seconds(40)
-        while ContinuousClock.now < deadline, daemon.logged("magnet 0") == nil || samples.count < 5 {
-            let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
-            let haptic = status.object("haptic")
-            samples.append(
-                (.now, status["state"] as? String ?? "?", haptic?["pattern"] as? String, haptic?["intensity"] as? Double,
-                 daemon.dutyNanoseconds))
-            try await Task.sleep(for: .milliseconds(80))
-        }
+        let samples = try await Self.statusSamples(daemon, client, seconds: 40, until: "magnet 0")
         // Let guidance resume after the magnet is gone.
         let resumed = try await daemon.waitForStatus(client, seconds: 5) { $0["state"] as? String == "guiding" }
         #expect(resumed != nil, "guidance did not resume after the magnet left")
