@@ -22,9 +22,6 @@ public struct FIFOBatch: Sendable {
     /// An empty batch.
     public init() {}
 
-    /// Whether another data set fits.
-    public var isFull: Bool { count == Self.capacity }
-
     /// The `index`th data set, oldest first.
     public subscript(index: Int) -> (accelerationG: Vector3, angularRateDegreesPerSecond: Vector3) {
         precondition(index >= 0 && index < count, "FIFO batch index out of range")
