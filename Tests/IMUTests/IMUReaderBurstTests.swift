@@ -43,7 +43,7 @@ struct IMUReaderBurstTests {
     func samplesInOrder() throws {
         var bench = try BurstBench()
         #expect(bench.reader.fifoRateHertz == 52)
-        #expect(bench.read() == .noNewSample, "the FIFO starts empty")
+        #expect(bench.read() == .noNewSample, "nothing made yet: the FIFO starts empty, the output registers too")
         #expect(bench.fifoControl5 == 0x1E, "continuous mode at 52 Hz")
         // The first data set after the FIFO starts is discarded, as the datasheets ask.
         for index in 0...4 { bench.present(index, field: fieldA) }

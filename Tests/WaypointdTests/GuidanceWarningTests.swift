@@ -22,6 +22,23 @@ struct GuidanceWarningTests {
     /// What `status` and the motor showed at one moment.
     typealias StatusSample = (at: ContinuousClock.Instant, state: String, pattern: String?, intensity: Double?, duty: String)
 
+    /// Between `start` and `end`: no-heading within 1.5 s of `start`, the heading-unreliable
+    /// warning, and the motor silent apart from it.
+    static func expectHeadingLost(
+        in samples: [StatusSample], from start: ContinuousClock.Instant, until end: ContinuousClock.Instant,
+        cause: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let at = sourceLocation
+        let noHeading = try #require(
+            samples.first { $0.at > start && $0.state == "no-heading" }, "never no-heading", sourceLocation: at)
+        #expect((noHeading.at - start) <= .seconds(1.5), "no-heading after \(noHeading.at - start)", sourceLocation: at)
+        let lost = samples.filter { $0.at > noHeading.at && $0.at < end }
+        #expect(lost.contains { $0.pattern == "heading-unreliable" }, "no heading-unreliable warning", sourceLocation: at)
+        for sample in lost where sample.pattern == nil {
+            #expect(sample.intensity == nil && sample.duty == "0", "the motor ran \(cause): \(sample)", sourceLocation: at)
+        }
+    }
+
     /// `status` and the motor's duty every 80 ms, until the daemon logs `line` (and at least five
     /// samples are in) or `seconds` pass.
     static func statusSamples(
@@ -53,13 +70,7 @@ struct GuidanceWarningTests {
         #expect(samples.contains { $0.at < off && $0.state == "guiding" }, "not guiding before the IMU was cut off")
         // The last heading goes stale after 1 s (the navigator's heading timeout); a burst and
         // a status poll later the state shows it.
-        let noHeading = try #require(samples.first { $0.at > off && $0.state == "no-heading" }, "never no-heading")
-        #expect((noHeading.at - off) <= .seconds(1.5), "no-heading after \(noHeading.at - off)")
-        let cutOff = samples.filter { $0.at > noHeading.at && $0.at < on }
-        #expect(cutOff.contains { $0.pattern == "heading-unreliable" }, "no heading-unreliable warning")
-        for sample in cutOff where sample.pattern == nil {
-            #expect(sample.intensity == nil && sample.duty == "0", "the motor ran without a compass: \(sample)")
-        }
+        try Self.expectHeadingLost(in: samples, from: off, until: on, cause: "without a compass")
         #expect(daemon.stop() == 0, "\(daemon.log)")
         // Logged once when it started (and at most every 10 s), not at every failed read; and
         // the recovery.
@@ -97,13 +108,7 @@ struct GuidanceWarningTests {
         #expect(samples.contains { $0.at > gpsOn && $0.at < magnetOn && $0.state == "guiding" }, "guidance did not resume with the GPS")
 
         // Interference: no-heading within a second and a half, its own warning, motor silent.
-        let noHeading = try #require(samples.first { $0.at > magnetOn && $0.state == "no-heading" }, "never no-heading")
-        #expect((noHeading.at - magnetOn) <= .seconds(1.5), "no-heading after \(noHeading.at - magnetOn)")
-        let disturbed = samples.filter { $0.at > noHeading.at && $0.at < magnetOff }
-        #expect(disturbed.contains { $0.pattern == "heading-unreliable" }, "no heading-unreliable warning")
-        for sample in disturbed where sample.pattern == nil {
-            #expect(sample.intensity == nil && sample.duty == "0", "the motor ran with a disturbed compass: \(sample)")
-        }
+        try Self.expectHeadingLost(in: samples, from: magnetOn, until: magnetOff, cause: "with a disturbed compass")
 
         #expect(daemon.stop() == 0, "\(daemon.log)")
 
