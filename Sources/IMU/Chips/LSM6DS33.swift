@@ -35,21 +35,9 @@ public final class LSM6DS33: LSM6DSFamily, AccelerometerDriver {
     public init(device: any I2CDevice) {
         super.init(device: device, identity: Self.expectedIdentity, initSequence: Self.initSequence)
     }
+
+    /// DIFF_FIFO is 12 bits: an 8 KB FIFO, 4096 words.
+    override class var fifoWordCountMask: UInt16 { 0x0FFF }
 }
 
-extension LSM6DS33: FIFOAccelerometerDriver {
-    /// The FIFO_STATUS1 and 2 bits that count unread words: DIFF_FIFO is 12 bits (an 8 KB FIFO,
-    /// 4096 words).
-    static let fifoWordCountMask: UInt16 = 0x0FFF
-
-    /// 52 Hz: the FIFO queues every sample of both sensors.
-    public static var fifoRateHertz: Double { fifoRate52Hz }
-
-    public func startFIFO() throws(I2CError) { try startFamilyFIFO() }
-
-    public func stopFIFO() throws(I2CError) { try stopFamilyFIFO() }
-
-    public func drainFIFO(into batch: inout FIFOBatch) throws(I2CError) {
-        try drainFamilyFIFO(into: &batch, wordCountMask: Self.fifoWordCountMask)
-    }
-}
+extension LSM6DS33: FIFOAccelerometerDriver {}

@@ -27,16 +27,20 @@ extension LSM6DSFamily {
     static let fifoBypass: UInt8 = 0
     /// FIFO_STATUS2 OVER_RUN[6]: the FIFO filled and samples were overwritten.
     static let fifoOverrun: UInt8 = 1 << 6
-    /// The rate both sensors, and so the FIFO, run at.
-    public static let fifoRate52Hz = 52.0
     /// Words in one data set: gyroscope x, y, z, then accelerometer x, y, z.
     static let fifoWordsPerDataSet = 6
     /// Data sets one SMBus block (32 bytes) carries whole: two of 12 bytes.
     static let fifoDataSetsPerRead = RegisterBlock.capacity / (2 * fifoWordsPerDataSet)
+}
+
+// The conformance the LSM6DS33 and LSM6DSL declare.
+extension FIFOAccelerometerDriver where Self: LSM6DSFamily {
+    /// 52 Hz, the rate both sensors run at: the FIFO queues every sample of each.
+    public static var fifoRateHertz: Double { 52 }
 
     /// Empties the FIFO (bypass) and starts it queueing both sensors. The first data set after
     /// a mode switch is to be discarded (LSM6DSM datasheet §5.5, AN4682), and will be.
-    func startFamilyFIFO() throws(I2CError) {
+    public func startFIFO() throws(I2CError) {
         try device.writeRegister(FIFORegister.fifoCtrl5, Self.fifoBypass)
         try device.writeRegister(FIFORegister.fifoCtrl3, Self.fifoBothUndecimated)
         try device.writeRegister(FIFORegister.fifoCtrl5, Self.fifoContinuous52Hz)
@@ -44,11 +48,12 @@ extension LSM6DSFamily {
     }
 
     /// Turns the FIFO off, which empties it.
-    func stopFamilyFIFO() throws(I2CError) {
+    public func stopFIFO() throws(I2CError) {
         try device.writeRegister(FIFORegister.fifoCtrl5, Self.fifoBypass)
     }
 
-    /// Moves the queued data sets into `batch`; see `FIFOAccelerometerDriver.drainFIFO(into:)`.
+    /// Moves the queued data sets into `batch`, chip axes, g and °/s; see
+    /// `FIFOAccelerometerDriver.drainFIFO(into:)`.
     ///
     /// ```
     /// 0x3A FIFO_STATUS1  DIFF_FIFO[7:0]
@@ -61,17 +66,14 @@ extension LSM6DSFamily {
     /// other than 0 (a read that failed midway, or a corrupted pattern, which ST's forums
     /// report) or an overrun (after which DIFF_FIFO reads 0 although the FIFO is full) empties
     /// the FIFO and restarts it.
-    /// - Parameters:
-    ///   - batch: receives the data sets, chip axes, g and °/s.
-    ///   - wordCountMask: the DIFF_FIFO bits of FIFO_STATUS1 and 2 (low byte first).
-    func drainFamilyFIFO(into batch: inout FIFOBatch, wordCountMask: UInt16) throws(I2CError) {
+    public func drainFIFO(into batch: inout FIFOBatch) throws(I2CError) {
         batch.removeAll()
         let status = try device.readExactly(FIFORegister.fifoStatus1, count: 4)
-        let words = Int((UInt16(status[1]) << 8 | UInt16(status[0])) & wordCountMask)
+        let words = Int((UInt16(status[1]) << 8 | UInt16(status[0])) & Self.fifoWordCountMask)
         let pattern = Int(status[3] & 0b11) << 8 | Int(status[2])
         let dataSets = words / Self.fifoWordsPerDataSet
         guard status[1] & Self.fifoOverrun == 0, pattern == 0, dataSets <= FIFOBatch.capacity else {
-            try startFamilyFIFO()
+            try startFIFO()
             batch.gap = true
             return
         }

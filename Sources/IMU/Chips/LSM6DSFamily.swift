@@ -94,6 +94,9 @@ public class LSM6DSFamily: STSensor {
     /// Whether the FIFO's next data set is the first since it was started, which the
     /// datasheets say to discard (`LSM6DSFamily+FIFO.swift`).
     var fifoDiscardsNextDataSet = false
+    /// The DIFF_FIFO bits of FIFO_STATUS1 and 2 (low byte first); the chips with the shared FIFO
+    /// say how wide theirs is.
+    class var fifoWordCountMask: UInt16 { 0 }
 
     /// A driver for a member with its own register map (the LSM9DS1); nothing is written until
     /// `configure()`.

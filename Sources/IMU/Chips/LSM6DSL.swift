@@ -38,21 +38,9 @@ public final class LSM6DSL: LSM6DSFamily, AccelerometerDriver {
     public init(device: any I2CDevice) {
         super.init(device: device, identity: Self.expectedIdentity, initSequence: Self.initSequence)
     }
+
+    /// DIFF_FIFO is 11 bits: a 4 KB FIFO, 2048 words.
+    override class var fifoWordCountMask: UInt16 { 0x07FF }
 }
 
-extension LSM6DSL: FIFOAccelerometerDriver {
-    /// The FIFO_STATUS1 and 2 bits that count unread words: DIFF_FIFO is 11 bits (a 4 KB FIFO,
-    /// 2048 words).
-    static let fifoWordCountMask: UInt16 = 0x07FF
-
-    /// 52 Hz: the FIFO queues every sample of both sensors.
-    public static var fifoRateHertz: Double { fifoRate52Hz }
-
-    public func startFIFO() throws(I2CError) { try startFamilyFIFO() }
-
-    public func stopFIFO() throws(I2CError) { try stopFamilyFIFO() }
-
-    public func drainFIFO(into batch: inout FIFOBatch) throws(I2CError) {
-        try drainFamilyFIFO(into: &batch, wordCountMask: Self.fifoWordCountMask)
-    }
-}
+extension LSM6DSL: FIFOAccelerometerDriver {}
