@@ -4,12 +4,24 @@ public struct HeadingEstimate: Sendable, Hashable {
     public enum Problem: String, Sendable, Hashable {
         /// No magnetometer calibration yet: hard iron alone can be tens of degrees.
         case notCalibrated = "not-calibrated"
-        /// The field departs from the model: steel or a magnet nearby.
+        /// The field departs from the reference (and cannot be coasted through): steel or a
+        /// magnet nearby.
         case interference
         /// The forward axis points almost straight up or down.
         case pointingVertical = "pointing-vertical"
         /// The field is parallel to gravity, or the sample was not usable.
         case noSolution = "no-solution"
+    }
+
+    /// How the magnetometer bears on the heading now.
+    public enum Correction: String, Sendable, Hashable {
+        /// The field is undisturbed and corrects the heading.
+        case magnetic
+        /// The field is disturbed; the heading coasts on the gyroscope (`coastingSeconds`).
+        case coasting
+        /// Nothing trustworthy corrects the heading: a disturbed field without a gyroscope,
+        /// coasting for longer than allowed, or no usable sample.
+        case none
     }
 
     /// Magnetic heading of the forward axis, degrees clockwise from magnetic north, filtered.
@@ -22,10 +34,19 @@ public struct HeadingEstimate: Sendable, Hashable {
     public var fieldMicrotesla: Double?
     /// The calibrated field's dip, degrees.
     public var inclinationDegrees: Double?
-    /// The interference score (see `InterferenceDetector`).
+    /// The interference score (see `MagneticReference`).
     public var interferenceScore: Double
     /// Nil when the heading can guide; otherwise the first reason it cannot.
     public var problem: Problem?
+    /// Whether the field corrects the heading, or it coasts, or neither.
+    public var correction = Correction.none
+    /// How long the heading has coasted on the gyroscope, seconds; 0 unless coasting.
+    public var coastingSeconds = 0.0
+    /// The reference field strength the field is checked against, microtesla (learnt, the
+    /// model's at first).
+    public var referenceFieldMicrotesla: Double?
+    /// The reference dip, degrees.
+    public var referenceInclinationDegrees: Double?
 
     /// An estimate from its parts.
     public init(

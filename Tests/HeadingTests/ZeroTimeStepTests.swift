@@ -11,11 +11,11 @@ struct ZeroTimeStepTests {
     func gravityHolds() {
         var gravity = GravityEstimator()
         for _ in 0..<100 {
-            gravity.update(accelerationG: Vector3(0, 0, -1), angularRateDegreesPerSecond: .zero, seconds: 0.02)
+            gravity.update(accelerationG: Vector3(0, 0, -1), seconds: 0.02)
         }
         let settled = try! #require(gravity.down)
         // A heel strike: 0.3 g forward on top of gravity.
-        gravity.update(accelerationG: Vector3(0.3, 0, -1), angularRateDegreesPerSecond: .zero, seconds: 0)
+        gravity.update(accelerationG: Vector3(0.3, 0, -1), seconds: 0)
         #expect(gravity.down == settled)
     }
 
