@@ -46,7 +46,10 @@ extension StatusReport.Heading: Decodable {
             magneticDegrees: try container.decodeIfPresent(Double.self, forKey: .magnetic),
             declinationDegrees: try container.decodeIfPresent(Double.self, forKey: .declination),
             isReliable: try container.decodeIfPresent(Bool.self, forKey: .reliable) ?? false,
-            biasDegrees: try container.decodeIfPresent(Double.self, forKey: .bias))
+            biasDegrees: try container.decodeIfPresent(Double.self, forKey: .bias),
+            correction: try container.decodeIfPresent(String.self, forKey: .correction),
+            coastingSeconds: try container.decodeIfPresent(Double.self, forKey: .coasting),
+            problem: try container.decodeIfPresent(String.self, forKey: .problem))
     }
 }
 

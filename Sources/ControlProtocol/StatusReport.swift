@@ -41,17 +41,30 @@ public struct StatusReport: Sendable, Hashable {
         public var isReliable: Bool
         /// `bias`: degrees the course assist adds to the compass, learnt from the GPS track.
         public var biasDegrees: Double?
+        /// `correction`: how the magnetometer bears on the heading: `magnetic` (the field is
+        /// undisturbed and corrects it), `coasting` (the field is disturbed and the gyroscope
+        /// carries the heading), `none` (nothing trustworthy corrects it), or null.
+        public var correction: String?
+        /// `coasting`: seconds the heading has coasted on the gyroscope; 0 unless coasting.
+        public var coastingSeconds: Double?
+        /// `problem`: why the heading cannot guide (`not-calibrated`, `interference`,
+        /// `pointing-vertical`, `no-solution`), or null.
+        public var problem: String?
 
         /// A heading from its parts; everything unknown by default.
         public init(
             trueDegrees: Double? = nil, magneticDegrees: Double? = nil, declinationDegrees: Double? = nil,
-            isReliable: Bool = false, biasDegrees: Double? = nil
+            isReliable: Bool = false, biasDegrees: Double? = nil, correction: String? = nil,
+            coastingSeconds: Double? = nil, problem: String? = nil
         ) {
             self.trueDegrees = trueDegrees
             self.magneticDegrees = magneticDegrees
             self.declinationDegrees = declinationDegrees
             self.isReliable = isReliable
             self.biasDegrees = biasDegrees
+            self.correction = correction
+            self.coastingSeconds = coastingSeconds
+            self.problem = problem
         }
     }
 
@@ -158,7 +171,9 @@ extension StatusReport.Fix: Encodable {
 }
 
 extension StatusReport.Heading: Encodable {
-    enum CodingKeys: String, CodingKey { case trueDegrees = "true", magnetic, declination, reliable, bias }
+    enum CodingKeys: String, CodingKey {
+        case trueDegrees = "true", magnetic, declination, reliable, bias, correction, coasting, problem
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -167,6 +182,9 @@ extension StatusReport.Heading: Encodable {
         try container.encode(WireNumber(declinationDegrees), forKey: .declination)
         try container.encode(isReliable, forKey: .reliable)
         try container.encode(WireNumber(biasDegrees), forKey: .bias)
+        try container.encode(correction, forKey: .correction)
+        try container.encode(WireNumber(coastingSeconds), forKey: .coasting)
+        try container.encode(problem, forKey: .problem)
     }
 }
 

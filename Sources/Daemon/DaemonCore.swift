@@ -220,7 +220,8 @@ public actor DaemonCore: ControlHandler {
         let heading = lastHeading.map {
             StatusReport.Heading(
                 trueDegrees: $0.trueDegrees, magneticDegrees: $0.magneticDegrees, declinationDegrees: $0.declinationDegrees,
-                isReliable: $0.isReliable, biasDegrees: courseBiasDegrees)
+                isReliable: $0.isReliable, biasDegrees: courseBiasDegrees, correction: $0.correction.rawValue,
+                coastingSeconds: $0.coastingSeconds, problem: $0.problem?.rawValue)
         } ?? StatusReport.Heading()
         let destination = saved.destination.map {
             DestinationReport(latitude: $0.coordinate.latitudeDegrees, longitude: $0.coordinate.longitudeDegrees, name: $0.name)

@@ -17,6 +17,8 @@ public struct NavigationPipeline: Sendable {
         public var errorDegrees: Double?
         public var intensity: Double?
         public var sharpness: Double?
+        /// How the magnetometer bears on the heading: `magnetic`, `coasting` or `none`.
+        public var correction: String?
     }
 
     /// Move this far before the magnetic model is evaluated again, metres.
@@ -114,7 +116,7 @@ public struct NavigationPipeline: Sendable {
             bearingDegrees: course?.bearingDegrees, distanceMeters: course?.distanceMeters,
             errorDegrees: guiding ? course?.errorDegrees : nil,
             intensity: guiding ? navigator.cue?.intensity ?? 0 : nil,
-            sharpness: guiding ? navigator.cue?.sharpness ?? 0 : nil)
+            sharpness: guiding ? navigator.cue?.sharpness ?? 0 : nil, correction: lastHeading?.correction.rawValue)
     }
 
     /// Re-evaluates WMM2025 when the wearer has moved far enough or enough time has passed,

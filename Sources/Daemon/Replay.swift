@@ -1,5 +1,6 @@
 /// `waypointd replay FILE`: runs the navigation pipeline over a recording and prints one JSON
-/// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness"}`.
+/// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness",
+/// "correction"}`.
 public enum Replay {
     /// Replays `text` (a whole recording), writing each output line with `emit`.
     /// - Parameter configuration: The settings the recording was made with (`--config`).
@@ -39,6 +40,7 @@ public enum Replay {
             ("heading", FixJSON.number(output.headingDegrees)), ("bearing", FixJSON.number(output.bearingDegrees)),
             ("distance", FixJSON.number(output.distanceMeters)), ("error", FixJSON.number(output.errorDegrees)),
             ("intensity", FixJSON.number(output.intensity)), ("sharpness", FixJSON.number(output.sharpness)),
+            ("correction", output.correction.map { "\"\($0)\"" } ?? "null"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

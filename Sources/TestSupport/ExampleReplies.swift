@@ -11,7 +11,8 @@ public enum ExampleReplies {
         fix: .init(
             time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8),
         heading: .init(
-            trueDegrees: 292.4, magneticDegrees: 290.3, declinationDegrees: 2.09, isReliable: true, biasDegrees: -1.75),
+            trueDegrees: 292.4, magneticDegrees: 290.3, declinationDegrees: 2.09, isReliable: true, biasDegrees: -1.75,
+            correction: "coasting", coastingSeconds: 4.5, problem: "pointing-vertical"),
         destination: .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
         bearingDegrees: 316.03, distanceMeters: 432.1, errorDegrees: 23.65,
         haptic: .init(intensity: 0.55, sharpness: 0.3, duty: 0.48, pattern: "accepted"),

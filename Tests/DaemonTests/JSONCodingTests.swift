@@ -119,7 +119,7 @@ struct JSONCodingTests {
                         horizontalErrorMeters: 4.8),
                     heading: .init(
                         trueDegrees: 292.4, magneticDegrees: 290.3, declinationDegrees: 2.09, isReliable: true,
-                        biasDegrees: -0.0),
+                        biasDegrees: -0.0, correction: "coasting", coastingSeconds: 12.25, problem: nil),
                     destination: .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower / Tour"),
                     bearingDegrees: 316.03, distanceMeters: 1e21, errorDegrees: .nan,
                     haptic: .init(intensity: 0.55, sharpness: 1e-05, duty: .infinity, pattern: "accepted"),
@@ -150,7 +150,8 @@ struct JSONCodingTests {
                     longitude: maybe(&random), horizontalErrorMeters: maybe(&random)),
                 heading: .init(
                     trueDegrees: maybe(&random), magneticDegrees: maybe(&random), declinationDegrees: maybe(&random),
-                    isReliable: Bool.random(using: &random.generator), biasDegrees: maybe(&random)),
+                    isReliable: Bool.random(using: &random.generator), biasDegrees: maybe(&random),
+                    correction: random.string(), coastingSeconds: maybe(&random), problem: random.string()),
                 destination: .init(latitude: random.number(), longitude: random.number(), name: random.string()),
                 bearingDegrees: maybe(&random), distanceMeters: maybe(&random), errorDegrees: maybe(&random),
                 haptic: .init(intensity: maybe(&random), sharpness: maybe(&random), duty: maybe(&random)),
