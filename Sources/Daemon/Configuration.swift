@@ -75,6 +75,10 @@ public struct Configuration: Sendable, Hashable {
     /// The device's forward axis relative to the wearer's, degrees clockwise; added to the
     /// heading. Default 0.
     public var mountOffsetDegrees: Double = 0
+    /// How long the heading may coast on the gyroscope while the magnetic field is disturbed
+    /// before it counts as unreliable, seconds. Default 60 (see
+    /// `HeadingEstimator.Settings.maximumCoastingSeconds`).
+    public var maximumCoastingSeconds: Double = 60
     /// Where the declination comes from. Default `.model` (WMM2025).
     public var declination: Declination = .model
     /// Whether GPS track while walking trains a heading bias; off for a hand-held device,
@@ -209,11 +213,12 @@ extension Configuration {
         return rule
     }
 
-    /// The heading pipeline's settings: the mount offset from the config, filters at their
-    /// defaults.
+    /// The heading pipeline's settings: the mount offset and the coasting time from the config,
+    /// filters at their defaults.
     public var headingSettings: HeadingEstimator.Settings {
         var settings = HeadingEstimator.Settings()
         settings.mountOffsetDegrees = mountOffsetDegrees
+        settings.maximumCoastingSeconds = maximumCoastingSeconds
         return settings
     }
 

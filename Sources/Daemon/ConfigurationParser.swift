@@ -191,6 +191,7 @@ public enum ConfigurationParser {
             title: "Heading",
             keys: [
                 decimal("mount-offset-degrees", \.mountOffsetDegrees, NumberRange(lower: -180, upper: 180)),
+                decimal("max-coasting-seconds", \.maximumCoastingSeconds, NumberRange(lower: 0, upper: 3600)),
                 key(
                     "declination", \.declination, expected: "auto or degrees east from -180 to 180",
                     parse: parseDeclination, format: formatDeclination),

@@ -153,13 +153,18 @@ public struct OrientationEstimator: Sendable {
         let target = -atan2(field.y, field.x)
         let error = remainder(target - headingOffsetRadians, 2 * .pi)
         let steady = seconds > 0 ? 1 - exp(-seconds / settings.magnetometerTimeConstantSeconds) : 0
+        let weight = min(1, max(0, weight))
         let gain: Double
-        if startingGain >= steady {
-            // The first samples set the heading whatever the weight: there is nothing better.
-            gain = startingGain
-            startingGain /= startingGain + 1
+        if !hasHeading {
+            // The first sample sets the heading whatever the weight: there is nothing better.
+            gain = 1
+            startingGain = 0.5
+        } else if startingGain >= steady {
+            // Then the first samples are averaged, as far as they are trusted.
+            gain = startingGain * weight
+            if weight > 0 { startingGain /= startingGain + 1 }
         } else {
-            gain = steady * min(1, max(0, weight))
+            gain = steady * weight
         }
         headingOffsetRadians = remainder(headingOffsetRadians + gain * error, 2 * .pi)
     }

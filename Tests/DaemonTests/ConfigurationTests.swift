@@ -43,6 +43,7 @@ private let everyKeyChanged = """
     accelerometer-axis-map x,-y,-z
     axis-remap y,-x,z
     mount-offset-degrees -12.5
+    max-coasting-seconds 20
     declination 2.25
     course-assist off
     pwm-chip 1f00098000.pwm
@@ -105,6 +106,7 @@ struct ConfigurationTests {
         #expect(defaults.magnetometerAxisMap == nil && defaults.accelerometerAxisMap == nil)
         #expect(defaults.axisRemap == .identity)
         #expect(defaults.mountOffsetDegrees == 0)
+        #expect(defaults.maximumCoastingSeconds == 60)
         #expect(defaults.declination == .model)
         #expect(defaults.courseAssistEnabled)
         #expect(defaults.pwmChannel == 0)
@@ -141,6 +143,7 @@ struct ConfigurationTests {
         #expect(configuration.accelerometerAxisMap == (try AxisMap(parsing: "x,-y,-z")))
         #expect(configuration.axisRemap == (try AxisMap(parsing: "y,-x,z")))
         #expect(configuration.mountOffsetDegrees == -12.5)
+        #expect(configuration.maximumCoastingSeconds == 20)
         #expect(configuration.declination == .fixed(degrees: 2.25))
         #expect(!configuration.courseAssistEnabled)
         #expect(configuration.pwmChip == .device("1f00098000.pwm"))
@@ -191,6 +194,7 @@ struct ConfigurationTests {
         #expect(configuration.hapticRule == rule)
 
         #expect(configuration.headingSettings.mountOffsetDegrees == -12.5)
+        #expect(configuration.headingSettings.maximumCoastingSeconds == 20)
         #expect(configuration.gpsClientSettings.noDataTimeout == .seconds(5))
         #expect(configuration.fixedDeclinationDegrees == 2.25)
     }
@@ -658,6 +662,7 @@ struct ConfigurationTests {
 
                 # Heading
                 mount-offset-degrees 0
+                max-coasting-seconds 60
                 declination auto
                 course-assist on
 

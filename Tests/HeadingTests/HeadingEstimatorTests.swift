@@ -242,6 +242,44 @@ struct HeadingEstimatorTests {
         }
     }
 
+    @Test("with a gyroscope a magnet coasts the heading, reliable and within 2°, up to the coasting time; then unreliable")
+    func coasting() throws {
+        var physics = SensorPhysics(earthFieldMicrotesla: earthField(microtesla: 50, inclinationDegrees: 65), seed: 12)
+        physics.gyroscopeBiasDegreesPerSecond = Vector3(0.3, -0.2, 0.4)
+        let reference = HeadingEstimator.ModelField(declinationDegrees: 0, totalIntensityMicrotesla: 50, inclinationDegrees: 65)
+        var settings = HeadingEstimator.Settings()
+        settings.maximumCoastingSeconds = 10
+        var estimator = HeadingEstimator(settings: settings, calibration: .identity)
+        func attitude(_ t: Double) -> Attitude {
+            // Still for 5 s (the bias is learnt), then turning slowly to and fro.
+            Attitude(yawDegrees: 40 + (t < 5 ? 0 : 60 * sin(0.3 * (t - 5))), pitchDegrees: 5, rollDegrees: -3)
+        }
+        var firstCoasting: Double?
+        var firstUnreliable: Double?
+        var worst = 0.0
+        for i in 0..<Int(25 * Self.rate) {
+            let t = Double(i) * Self.dt
+            // A magnet fixed to the device from 8 s on.
+            let magnet = t >= 8 ? Vector3(12, -8, 5) : .zero
+            let rates = attitude(t - Self.dt).bodyRates(to: attitude(t), seconds: Self.dt)
+            let sample = physics.sample(attitude(t), bodyRatesDegreesPerSecond: rates, extraFieldMicrotesla: magnet)
+            let estimate = estimator.update(sample, seconds: i == 0 ? 0 : Self.dt, model: reference)
+            if t < 8 { #expect(estimate.correction == .magnetic, "at \(t) s: \(estimate.correction)") }
+            if estimate.correction == .coasting {
+                if firstCoasting == nil { firstCoasting = t }
+                #expect(estimate.isReliable)
+                let heading = try #require(estimate.trueDegrees)
+                worst = max(worst, abs(headingError(heading, attitude(t).yawDegrees)))
+            }
+            if t >= 8, firstUnreliable == nil, estimate.problem == .interference { firstUnreliable = t }
+        }
+        let coasting = try #require(firstCoasting)
+        let unreliable = try #require(firstUnreliable)
+        #expect(coasting - 8 <= 0.5, "flagged at \(coasting) s")
+        #expect(abs(unreliable - coasting - 10) <= 0.1, "unreliable at \(unreliable) s, coasting from \(coasting) s")
+        #expect(worst <= 2, "largest error while coasting \(worst)°")
+    }
+
     @Test("without a calibration the heading is computed but marked unreliable")
     func uncalibrated() {
         var physics = SensorPhysics(earthFieldMicrotesla: earthField(microtesla: 50, inclinationDegrees: 60), seed: 3)
