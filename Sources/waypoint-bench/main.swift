@@ -77,20 +77,32 @@ func runHeading() {
     let samples = (0..<inputCount).map { i in
         physics.sample(Attitude(yawDegrees: Double(i % 360), pitchDegrees: 10 * sin(Double(i) / 50), rollDegrees: -5))
     }
+    // With a gyroscope: the same turning, with the rates that make it.
+    func attitude(_ i: Int) -> Attitude {
+        Attitude(yawDegrees: Double(i % 360), pitchDegrees: 10 * sin(Double(i) / 50), rollDegrees: -5)
+    }
+    let gyroscopeSamples = (0..<inputCount).map { i in
+        // Yaw at 50 °/s about the vertical, pitch swinging about the body's y axis (near enough
+        // at 5° of roll for a cost measurement).
+        let rates = attitude(i).toBody(Vector3(0, 0, 50)) + Vector3(0, 10 * cos(Double(i) / 50), 0)
+        return physics.sample(attitude(i), bodyRatesDegreesPerSecond: rates)
+    }
     let model = HeadingEstimator.ModelField(declinationDegrees: 1.1, totalIntensityMicrotesla: 48.5, inclinationDegrees: 64)
-    var estimator = HeadingEstimator(calibration: .identity)
-    Benchmark.report(
-        "heading.pipeline.sample",
-        Benchmark.nanosecondsPerOperation(samples) { estimator.update($0, seconds: 0.02, model: model).trueDegrees ?? 0 },
-        "ns/sample")
-    if let allocations = Benchmark.allocations({
-        var sink = 0.0
-        for sample in samples { sink += estimator.update(sample, seconds: 0.02, model: model).trueDegrees ?? 0 }
-        Benchmark.consume(sink)
-    }) {
-        Benchmark.report("heading.pipeline.allocations", Double(allocations) / Double(samples.count), "allocations/sample")
-    } else {
-        print("heading.pipeline.allocations n/a allocations/sample (needs LD_PRELOAD of count-allocations.so; make bench does it)")
+    for (name, input) in [("heading.pipeline", samples), ("heading.pipeline.gyro", gyroscopeSamples)] {
+        var estimator = HeadingEstimator(calibration: .identity)
+        Benchmark.report(
+            "\(name).sample",
+            Benchmark.nanosecondsPerOperation(input) { estimator.update($0, seconds: 0.02, model: model).trueDegrees ?? 0 },
+            "ns/sample")
+        if let allocations = Benchmark.allocations({
+            var sink = 0.0
+            for sample in input { sink += estimator.update(sample, seconds: 0.02, model: model).trueDegrees ?? 0 }
+            Benchmark.consume(sink)
+        }) {
+            Benchmark.report("\(name).allocations", Double(allocations) / Double(input.count), "allocations/sample")
+        } else {
+            print("\(name).allocations n/a allocations/sample (needs LD_PRELOAD of count-allocations.so; make bench does it)")
+        }
     }
 }
 
