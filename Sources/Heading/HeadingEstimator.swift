@@ -10,9 +10,9 @@ import Darwin
 /// With a gyroscope, the attitude is `OrientationEstimator`'s (after VQF): the gyroscope carries
 /// it, the accelerometer levels it, the magnetometer sets the heading, and while the field is
 /// disturbed the heading coasts on the gyroscope for up to `maximumCoastingSeconds`. Without
-/// one, gravity comes from the accelerometer (`GravityEstimator`), the heading from the
-/// tilt-compensated magnetometer, smoothed by `TurnTracker`; a disturbed field then makes the
-/// heading unreliable at once, since nothing else can carry it.
+/// one, the heading is `TiltCompass`'s, from the accelerometer's gravity and the
+/// tilt-compensated field; a disturbed field then makes the heading unreliable at once, since
+/// nothing else can carry it.
 ///
 /// Pure: the caller passes each sample with the time since the previous one, and the model's
 /// field at the current place (or nil before the first fix).
@@ -63,39 +63,8 @@ public struct HeadingEstimator: Sendable {
         /// The same without one. Default 7 % in strength and 4° in dip: a disturbed field then
         /// moves the heading at once, so a 15 µT magnet must be caught from any direction.
         public var toleranceWithoutGyroscope = MagneticReference.Tolerance(strength: 0.07, dipDegrees: 4)
-        /// Without a gyroscope the heading is tracked by two Kalman filters run side by side
-        /// (an interacting multiple model estimator): one for a wearer holding a heading, one
-        /// for a wearer turning. This is how far the held heading may wander, °²/s: smaller
-        /// averages the noise of a held heading over longer. Default 0.2 °²/s.
-        public var steadyHeadingWander = 0.2
-        /// The turning model's random turn jerk, (°/s³)²/Hz: large enough to follow a turn
-        /// starting and stopping. Default 1000.
-        public var turningJerk = 1000.0
-        /// How long a wearer typically holds a heading before turning, seconds (the steady
-        /// model's expected dwell). Default 10 s.
-        public var steadyDwellSeconds = 10.0
-        /// How long a turn typically lasts, seconds (the turning model's expected dwell).
-        /// Default 0.5 s.
-        public var turningDwellSeconds = 0.5
-        /// Time constant of the measured heading-noise estimate, seconds. Default 1 s.
-        public var noiseTimeConstant = 1.0
-        /// Without a gyroscope: how fast the stride's mean gravity may turn in the body before
-        /// the latest gravity is used instead, °/s (the mean's weight is exp(−(rate/this)²)).
-        /// Default 5 °/s: a walker's trunk holds its lean; a hand that tilts the device does not.
-        public var strideTurnToleranceDegreesPerSecond = 5.0
-        /// Without a gyroscope, while walking: how far the heading may sway about its
-        /// stride's filtered value before it counts as turning, degrees (the filtered value's
-        /// weight is exp(−(Δ/this)²)). Default 5°: a trunk's sway moves the heading by a few
-        /// degrees; a turn moves it by more within a fraction of a second.
-        public var swayDegrees = 5.0
-        /// How long the heading's departure from its stride's filtered value is smoothed
-        /// before it is judged, seconds. Default 0.25 s, half a step: sway goes to and fro
-        /// within it, a turn pulls one way.
-        public var turnSmoothingSeconds = 0.25
-        /// Smoothing of the stride mean's turn rate, seconds. Default 0.1 s.
-        public var strideTurnTimeConstantSeconds = 0.1
-        /// Gravity estimation without a gyroscope.
-        public var gravity = GravityEstimator.Settings()
+        /// The heading without a gyroscope.
+        public var compass = TiltCompass.Settings()
 
         /// The defaults.
         public init() {}
@@ -105,21 +74,15 @@ public struct HeadingEstimator: Sendable {
     /// The calibration applied to raw samples; nil until the wearer has calibrated.
     public var calibration: MagneticCalibration?
     private var orientation: OrientationEstimator
-    private var gravity: GravityEstimator
     private var reference: MagneticReference
     private var lag = MagnetometerLag()
-    private var previousStrideDown: Vector3?
-    /// How fast the stride's mean gravity turns in the body, °/s, smoothed.
-    private var strideTurnDegreesPerSecond = 0.0
-    /// How long that rate has stayed under its tolerance, seconds.
-    private var strideSteadySeconds = 0.0
-    private var stride = StrideFilter()
-    private var turnDeparture = 0.0
+    private var compass: TiltCompass
+    /// The latest heading, degrees: where the other path carries on from when the gyroscope
+    /// comes or goes.
     private var heading: Double?
-    private var tracker = TurnTracker()
-    /// Whether the tracker has followed every sample so far; after samples with a gyroscope it
-    /// restarts from the heading they left, should the gyroscope drop out.
-    private var trackerIsCurrent = false
+    /// Whether the compass has followed every sample so far; after samples with a gyroscope it
+    /// carries on from the heading they left, should the gyroscope drop out.
+    private var compassIsCurrent = false
     /// Whether the orientation filter has followed every sample so far: after samples without
     /// a gyroscope it starts again, since the body turned meanwhile in ways it did not see.
     private var orientationIsCurrent = false
@@ -136,12 +99,12 @@ public struct HeadingEstimator: Sendable {
         self.settings = settings
         self.calibration = calibration
         orientation = OrientationEstimator(settings: settings.orientation)
-        gravity = GravityEstimator(settings: settings.gravity)
+        compass = TiltCompass(settings: settings.compass)
         reference = MagneticReference(settings: settings.reference)
     }
 
     /// The current estimate of gravity's direction in the body frame.
-    public var down: Vector3? { orientationIsCurrent ? orientation.down : gravity.down }
+    public var down: Vector3? { orientationIsCurrent ? orientation.down : compass.down }
 
     /// The gyroscope's estimated bias, °/s, body frame, and its uncertainty (1σ); nil without
     /// a gyroscope.
@@ -171,7 +134,7 @@ public struct HeadingEstimator: Sendable {
                 orientation = OrientationEstimator(settings: settings.orientation)
                 orientationIsCurrent = true
             }
-            trackerIsCurrent = false
+            compassIsCurrent = false
             measured = updateOrientation(rate: rate, sample: sample, field: &field, seconds: dt, estimate: &estimate)
         } else {
             orientationIsCurrent = false
@@ -243,34 +206,17 @@ public struct HeadingEstimator: Sendable {
         return result
     }
 
-    /// The path without a gyroscope: gravity from the accelerometer, the tilt-compensated
-    /// heading smoothed by the tracker; a disturbed field makes it unreliable at once.
+    /// The path without a gyroscope: `TiltCompass`'s heading; a disturbed field makes it
+    /// unreliable at once.
     private mutating func updateCompass(
         sample: IMUSample, field: Vector3, seconds: Double, estimate: inout HeadingEstimate
     ) -> (degrees: Double, horizontal: Double)? {
-        gravity.update(accelerationG: sample.accelerationG, seconds: seconds)
-        guard var down = gravity.down else { return nil }
-        // The stride's mean gravity, unless the body has tilted since: then the field's dip
-        // seen with it departs from the reference, and the latest gravity is the better one.
-        var walking = 0.0
-        if let stride = gravity.strideDown {
-            // The stride's mean, while it holds still (a walker's trunk stays upright, and a
-            // turn about the vertical does not move it in the body); the latest gravity while
-            // the mean moves, as it does when the body tilts.
-            let turn = previousStrideDown.map { (stride - $0).length / max(seconds, 1e-3) * 180 / .pi } ?? 0
-            previousStrideDown = stride
-            strideTurnDegreesPerSecond += (turn - strideTurnDegreesPerSecond)
-                * min(1, seconds / settings.strideTurnTimeConstantSeconds)
-            let departure = strideTurnDegreesPerSecond / settings.strideTurnToleranceDegreesPerSecond
-            // Only once the mean has held for a whole stride is it free of the tilt before.
-            strideSteadySeconds = departure < 1 ? strideSteadySeconds + seconds : 0
-            let strideSeconds = gravity.settings.strideSeconds
-            let settled = min(1, max(0, (strideSteadySeconds - strideSeconds) / strideSeconds))
-            let steadiness = exp(-departure * departure) * settled
-            down = (down * (1 - steadiness) + stride * steadiness).normalized
-            walking = steadiness * gravity.movingFraction
+        if !compassIsCurrent, let heading { compass.resume(fromDegrees: heading) }
+        compassIsCurrent = true
+        guard let result = compass.update(accelerationG: sample.accelerationG, field: field, seconds: seconds) else {
+            return nil
         }
-        let dip = TiltCompensation.inclinationDegrees(field: field, down: down)
+        let dip = TiltCompensation.inclinationDegrees(field: field, down: result.down)
         estimate.inclinationDegrees = dip
         // The dip is only as good as gravity: not while the body accelerates hard.
         let accelerating = abs(sample.accelerationG.length - 1) > Self.trustedDipDeviationG
@@ -278,42 +224,9 @@ public struct HeadingEstimator: Sendable {
             strengthMicrotesla: field.length, inclinationDegrees: accelerating ? nil : dip,
             tolerance: settings.toleranceWithoutGyroscope, turnDegreesPerSecond: 0, seconds: seconds)
         estimate.correction = reference.isDisturbed ? .none : .magnetic
-        let horizontal = (1 - min(1, down.x * down.x)).squareRoot()
-        guard var measured = TiltCompensation.magneticHeadingDegrees(field: field, down: down) else {
-            return heading.map { ($0, horizontal) }
-        }
-        if seconds > 0 {
-            // The sway the body's own tilts leave in the heading, taken out over whole strides.
-            let strideSamples = Int((gravity.settings.strideSeconds / seconds).rounded())
-            let swayless = stride.update(measured, strideSamples: strideSamples)
-            // A turn pulls the heading away from the stride's further than sway does: then the
-            // heading as measured, which the stride's gravity already keeps free of the
-            // trunk's accelerations, follows the turn at once.
-            let departure = Self.difference(measured, swayless)
-            turnDeparture += (departure - turnDeparture) * min(1, seconds / settings.turnSmoothingSeconds)
-            let sway = turnDeparture / settings.swayDegrees
-            measured = Self.wrap(measured + walking * exp(-sway * sway) * departure)
-        }
-        return (filter(measured, seconds: seconds), horizontal)
-    }
-
-    /// Smoothing of the heading without a gyroscope: a two-model tracker (`TurnTracker`).
-    private mutating func filter(_ measured: Double, seconds: Double) -> Double {
-        guard trackerIsCurrent, let previous = heading else {
-            // After the gyroscope's samples the tracker starts from the heading they left.
-            let start = heading ?? measured
-            heading = start
-            tracker.start(measured: start)
-            trackerIsCurrent = true
-            return start
-        }
-        // No time passed (a burst's samples dated back to a fix that came between them): the
-        // heading holds. Starting afresh from the unfiltered measurement would throw away the
-        // filter's work and, while walking, jump by the sway.
-        guard seconds > 0 else { return previous }
-        let next = tracker.update(measured: measured, seconds: seconds, settings: settings)
-        heading = Self.wrap(next)
-        return heading!
+        heading = result.degrees ?? heading
+        let horizontal = (1 - min(1, result.down.x * result.down.x)).squareRoot()
+        return heading.map { ($0, horizontal) }
     }
 
     /// `b − a` wrapped to (−180, 180].

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-extension HeadingEstimator {
+extension TiltCompass {
     /// The heading filter without a gyroscope: an interacting multiple model (IMM) estimator
     /// (Blom and Bar-Shalom, 1988) running two Kalman filters side by side, one for a wearer
     /// holding a heading (the heading wanders slowly, no turn rate) and one for a wearer

@@ -138,7 +138,7 @@ struct ControlProtocolTests {
         #expect(status["distance"] as? Double == 12.5)
         #expect(status["muted"] is NSNull)
         let heading = try #require(status["heading"] as? [String: Any])
-        #expect(Set(heading.keys) == ["true", "magnetic", "declination", "reliable", "bias"])
+        #expect(Set(heading.keys) == ["true", "magnetic", "declination", "reliable", "bias", "correction", "coasting", "problem"])
         let haptic = try #require(status["haptic"] as? [String: Any])
         #expect(Set(haptic.keys) == ["intensity", "sharpness", "duty", "pattern"])
         for key in ["state", "fix", "heading", "destination", "bearing", "distance", "error", "haptic", "calibration", "muted"] {
