@@ -42,11 +42,6 @@ public struct HeadingEstimate: Sendable, Hashable {
     public var correction = Correction.none
     /// How long the heading has coasted on the gyroscope, seconds; 0 unless coasting.
     public var coastingSeconds = 0.0
-    /// The reference field strength the field is checked against, microtesla (learnt, the
-    /// model's at first).
-    public var referenceFieldMicrotesla: Double?
-    /// The reference dip, degrees.
-    public var referenceInclinationDegrees: Double?
 
     /// An estimate from its parts.
     public init(

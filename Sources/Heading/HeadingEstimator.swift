@@ -106,12 +106,6 @@ public struct HeadingEstimator: Sendable {
     /// The current estimate of gravity's direction in the body frame.
     public var down: Vector3? { orientationIsCurrent ? orientation.down : compass.down }
 
-    /// The gyroscope's estimated bias, °/s, body frame, and its uncertainty (1σ); nil without
-    /// a gyroscope.
-    public var gyroscopeBias: (degreesPerSecond: Vector3, sigma: Double)? {
-        orientationIsCurrent ? (orientation.bias.degreesPerSecond, orientation.bias.sigmaDegreesPerSecond) : nil
-    }
-
     /// Processes one sample.
     /// - Parameters:
     ///   - sample: body-frame magnetometer, accelerometer and gyroscope.
@@ -141,8 +135,6 @@ public struct HeadingEstimator: Sendable {
             measured = updateCompass(sample: sample, field: field, seconds: dt, estimate: &estimate)
         }
         estimate.interferenceScore = reference.score
-        estimate.referenceFieldMicrotesla = reference.strengthMicrotesla
-        estimate.referenceInclinationDegrees = reference.inclinationDegrees
         guard let measured else {
             estimate.problem = .noSolution
             estimate.correction = .none

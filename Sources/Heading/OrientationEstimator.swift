@@ -82,9 +82,6 @@ public struct OrientationEstimator: Sendable {
     /// Body to level frame (north unknown: the gyroscope's and the accelerometer's estimate).
     public var levelAttitude: Quaternion { inclination * integrated }
 
-    /// Body to north-east-down, north magnetic.
-    public var attitude: Quaternion { Quaternion(aboutDownRadians: headingOffsetRadians) * levelAttitude }
-
     /// The magnetic heading of the body's x axis, degrees in [0, 360), and the length of its
     /// horizontal projection (near 0 when x points up or down).
     public var heading: (degrees: Double, horizontal: Double) {
@@ -115,7 +112,9 @@ public struct OrientationEstimator: Sendable {
 
         restDetector.update(angularRateDegreesPerSecond: rate, accelerationG: accelerationG, seconds: seconds)
         bias.predict(seconds: seconds)
-        if restDetector.isResting { bias.observeAtRest(meanRateDegreesPerSecond: restDetector.meanRateDegreesPerSecond, seconds: seconds) }
+        if restDetector.isResting {
+            bias.observeAtRest(meanRateDegreesPerSecond: restDetector.meanRateDegreesPerSecond, seconds: seconds)
+        }
 
         let omega = (rate - bias.degreesPerSecond) * (.pi / 180)
         integrated = (integrated * Quaternion(rotationVector: omega * seconds)).normalized

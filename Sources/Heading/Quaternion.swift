@@ -31,12 +31,6 @@ public struct Quaternion: Sendable, Hashable {
         self.init(cos(angle / 2), v.x * s, v.y * s, v.z * s)
     }
 
-    /// The rotation by `radians` about the reference frame's down axis (z): clockwise seen from
-    /// above, as headings turn.
-    public init(aboutDownRadians radians: Double) {
-        self.init(cos(radians / 2), 0, 0, sin(radians / 2))
-    }
-
     /// The product `self ⊗ other`: `other` first, then `self`.
     public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(

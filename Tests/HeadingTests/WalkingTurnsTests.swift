@@ -45,10 +45,11 @@ struct WalkingTurnsTests {
             truth.append((t, yaw, rate))
             estimates.append(estimate.trueDegrees ?? .nan)
         }
-        // Straight: from 3 s after a turn ends to the next turn.
+        // Straight: from 3 s after a turn ends (or after the start) to the next turn.
         let straight = truth.indices.filter {
-            let into = truth[$0].seconds.truncatingRemainder(dividingBy: Self.segmentSeconds)
-            return truth[$0].seconds > Self.segmentSeconds && into >= Self.turnSeconds + 3 || truth[$0].seconds > 3 && truth[$0].seconds < Self.segmentSeconds
+            let t = truth[$0].seconds
+            let into = t.truncatingRemainder(dividingBy: Self.segmentSeconds)
+            return t < Self.segmentSeconds ? t > 3 : into >= Self.turnSeconds + 3
         }
         let straightErrors = straight.map { headingError(estimates[$0], truth[$0].degrees) }
         let straightRMS = (straightErrors.reduce(0) { $0 + $1 * $1 } / Double(straightErrors.count)).squareRoot()

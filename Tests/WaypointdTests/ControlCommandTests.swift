@@ -100,6 +100,9 @@ struct ControlCommandTests {
         #expect(reset["state"] as? String == "none")
         let unreliable = try await daemon.waitForStatus(client, seconds: 3) { $0["state"] as? String == "no-heading" }
         #expect(unreliable?.object("heading")?["reliable"] as? Bool == false, "\(String(describing: unreliable))")
+        #expect(unreliable?.object("heading")?["problem"] as? String == "not-calibrated", "\(String(describing: unreliable))")
+        // Long enough for the 5 Hz watcher to see it too (nothing else makes no-heading now).
+        try await Task.sleep(for: .milliseconds(600))
 
         #expect(client.request(#"{"cmd":"clear"}"#)?["class"] as? String == "OK")
         let cleared = try #require(client.request(#"{"cmd":"status"}"#))

@@ -79,9 +79,12 @@ struct GuidanceWarningTests {
         #expect(daemon.logged("imu recovered") != nil, "\(daemon.log)")
     }
 
-    @Test("a lost fix and magnetic interference each stop the motor with their own warning; guidance resumes; replay matches live")
+    @Test("a lost fix and magnetic interference (coasting off) each stop the motor with their own warning; guidance resumes; replay matches live")
     func warnings() async throws {
-        guard let daemon = try await SimulatedDaemon(events: Self.events) else { return }
+        // The board has a gyroscope, so a disturbed field would be coasted through; with
+        // coasting off it stops guidance at once, the path a board without one takes.
+        guard let daemon = try await SimulatedDaemon(configuration: "max-coasting-seconds 0\n", events: Self.events)
+        else { return }
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
 
@@ -114,7 +117,8 @@ struct GuidanceWarningTests {
 
         // Replay: the same states, intensities and headings as live, sample by sample.
         let waypointd = try #require(try ExternalTool.built("waypointd"))
-        let replay = try ExternalTool.run(waypointd, ["replay", daemon.recording])
+        let configuration = try #require(daemon.configurationPath)
+        let replay = try ExternalTool.run(waypointd, ["replay", daemon.recording, "--config", configuration])
         #expect(replay.status == 0, "\(replay.standardError)")
         let replayed = replay.standardOutput.split(whereSeparator: \.isNewline).map(String.init)
         let live = try String(contentsOfFile: daemon.recording, encoding: .utf8).split(whereSeparator: \.isNewline)
@@ -144,5 +148,35 @@ struct GuidanceWarningTests {
         #expect(mismatches == 0)
         let states = Set(live.compactMap { $0["state"] as? String })
         #expect(states.isSuperset(of: ["guiding", "no-fix", "no-heading"]), "\(states)")
+    }
+
+    @Test("with a gyroscope a magnet is coasted through: still guiding, the heading reliable and marked coasting; then corrected again")
+    func coasting() async throws {
+        guard let daemon = try await SimulatedDaemon(events: "7 magnet 15\n13 magnet 0\n") else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        var samples: [(at: ContinuousClock.Instant, state: String, reliable: Bool?, correction: String?, coasting: Double?)] = []
+        let deadline = ContinuousClock.now + .seconds(25)
+        while ContinuousClock.now < deadline {
+            let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
+            let heading = status.object("heading")
+            samples.append(
+                (.now, status["state"] as? String ?? "?", heading?["reliable"] as? Bool, heading?["correction"] as? String,
+                 heading?["coasting"] as? Double))
+            if let off = daemon.logged("magnet 0"), ContinuousClock.now - off > .seconds(4) { break }
+            try await Task.sleep(for: .milliseconds(80))
+        }
+        let magnetOn = try #require(daemon.logged("magnet 15"), "\(daemon.log)")
+        let magnetOff = try #require(daemon.logged("magnet 0"))
+        #expect(samples.contains { $0.at < magnetOn && $0.state == "guiding" && $0.correction == "magnetic" })
+        let coasting = try #require(samples.first { $0.at > magnetOn && $0.correction == "coasting" }, "never coasting")
+        #expect(coasting.at - magnetOn <= .seconds(1.5), "coasting after \(coasting.at - magnetOn)")
+        for sample in samples where sample.at > coasting.at && sample.at < magnetOff {
+            #expect(sample.state == "guiding" && sample.reliable == true, "while coasting: \(sample)")
+        }
+        let longest = samples.filter { $0.at < magnetOff }.compactMap(\.coasting).max() ?? 0
+        #expect(longest >= 3, "coasted for \(longest) s of the magnet's 6")
+        let corrected = samples.first { $0.at > magnetOff && $0.correction == "magnetic" }
+        #expect(corrected.map { $0.at - magnetOff <= .seconds(3) } == true, "the field corrects the heading again")
     }
 }

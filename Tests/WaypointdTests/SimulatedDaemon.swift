@@ -16,6 +16,8 @@ final class SimulatedDaemon {
     let recording: String
     private let executable: URL
     private let arguments: [String]
+    /// The configuration file it runs with, when it was given one.
+    private(set) var configurationPath: String?
 
     /// A PWM tree with pwmchip0/pwm0 exported and stopped, as the daemon finds it on a Pi 5.
     static func motorTree() throws -> PWMSysfsTree {
@@ -53,6 +55,7 @@ final class SimulatedDaemon {
             let path = tree.root.appendingPathComponent("waypointd.conf").path
             try configuration.write(toFile: path, atomically: true, encoding: .utf8)
             arguments += ["--config", path]
+            configurationPath = path
         }
         if let events {
             let path = tree.root.appendingPathComponent("events.txt").path
