@@ -199,6 +199,8 @@ public actor DaemonCore: ControlHandler {
         saved.destination = nil
         destinationChanged(nil)
         handle(.destination(nil, name: nil))
+        // Whatever was buzzing for the old destination (or for a stream of `buzz`) stops now.
+        player.silence()
         do throws(StateStoreError) {
             try store.save(destination: nil)
         } catch {
@@ -241,6 +243,7 @@ public actor DaemonCore: ControlHandler {
     public func mute(_ on: Bool) async -> Result<Void, ControlError> {
         saved.muted = on
         applyMute()
+        if on { player.silence() }
         logger.info(on ? "muted" : "unmuted")
         do throws(StateStoreError) {
             try store.save(muted: on)
@@ -254,6 +257,10 @@ public actor DaemonCore: ControlHandler {
     public func buzz(_ pattern: BuzzPattern) async -> Result<Void, ControlError> {
         guard let haptic = HapticPattern(rawValue: pattern.rawValue) else {
             return .failure(ControlError(.internal, "pattern \(pattern.rawValue) has no rendering"))
+        }
+        // One at a time: a stream of `buzz` must not keep the motor going.
+        guard !player.isPlayingPattern else {
+            return .failure(ControlError(.refused, "a pattern is playing; buzz again when it has ended"))
         }
         player.deliver(pattern: haptic)
         return .success(())

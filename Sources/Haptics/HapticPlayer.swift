@@ -15,10 +15,6 @@ import SystemSupport
 /// between them: one wakeup per edge and no allocation, where a task sleeping on the clock
 /// allocates on every sleep and wakes two threads.
 public actor HapticPlayer<C: Clock> where C.Duration == Duration {
-    /// Patterns queued at once before the queue's storage grows (it is reserved up front so
-    /// that queueing a pattern does not allocate).
-    private static var queueCapacity: Int { 8 }
-
     private let channel: any PWMChannel
     private let renderer: ERMRenderer
     private let clock: C
@@ -38,9 +34,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         renderer = ERMRenderer(settings: settings)
         self.clock = clock
         origin = clock.now
-        var mailbox = HapticMailbox()
-        mailbox.queue.reserveCapacity(Self.queueCapacity)
-        self.mailbox = Mutex(mailbox)
+        mailbox = Mutex(HapticMailbox())
         alarm = EdgeAlarm(clock: clock)
     }
 
@@ -66,14 +60,30 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     }
 
     /// Plays a pattern ahead of the cue, from any thread, without waiting: a cue pulse under way
-    /// stops at once, a pattern under way is finished first.
+    /// stops at once, a pattern under way is finished first. At most one pattern waits: a new
+    /// one replaces it, so no stream of requests can keep the motor going for longer than the
+    /// pattern playing and the one after it.
     public nonisolated func deliver(pattern: HapticPattern) {
         mailbox.withLock { mailbox in
-            mailbox.queue.append(pattern)
+            mailbox.queued = pattern
             mailbox.cutPulse = true
         }
         alarm.wake()
     }
+
+    /// Stops the pattern playing at once and drops the one waiting, from any thread, without
+    /// waiting: for `clear`, `mute on` and whatever else means "stop buzzing now". The cue, if
+    /// there is one, carries on.
+    public nonisolated func silence() {
+        mailbox.withLock { mailbox in
+            mailbox.queued = nil
+            mailbox.cutPattern = true
+        }
+        alarm.wake()
+    }
+
+    /// Whether a pattern is playing or waiting.
+    public nonisolated var isPlayingPattern: Bool { mailbox.withLock { $0.pattern != nil || $0.queued != nil } }
 
     /// Drives the motor from the player's thread until the task is cancelled, then switches it
     /// off.
@@ -126,14 +136,16 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         cuePulse.reserveCapacity(renderer.maximumPulseSteps)
         while !alarm.isStopped {
             let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
-                let next = mailbox.queue.isEmpty ? nil : mailbox.queue.removeFirst()
+                let next = mailbox.queued
+                mailbox.queued = nil
                 mailbox.pattern = next
-                // A cue pulse starts now: only a silence or a pattern from here on cuts it.
+                // A cue pulse or a pattern starts now: only what comes from here on cuts it.
                 mailbox.cutPulse = false
+                mailbox.cutPattern = false
                 return (next, mailbox.cue, mailbox.onTargetSince)
             }
             if let next {
-                try perform(renderer.timeline(for: next), interruptible: false)
+                try perform(renderer.timeline(for: next), isPattern: true)
                 mailbox.withLock { $0.pattern = nil }
             } else if let cue {
                 let settled =
@@ -143,35 +155,35 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
                 } else {
                     renderer.pulse(for: cue, into: &cuePulse)
                 }
-                try perform(cuePulse, interruptible: true)
+                try perform(cuePulse, isPattern: false)
             } else {
                 _ = alarm.wait(until: nil)
             }
         }
     }
 
-    /// Writes each step at its time and waits out the rest of the timeline. A cue pulse
-    /// (`interruptible`) that is cut short leaves the motor off; a stop leaves it as it is, for
-    /// the shutdown.
-    private nonisolated func perform(_ timeline: DutyTimeline, interruptible: Bool) throws(PWMError) {
+    /// Writes each step at its time and waits out the rest of the timeline. One that is cut
+    /// short (a cue pulse by a silence or a pattern, a pattern by `silence()`) leaves the motor
+    /// off; a stop leaves it as it is, for the shutdown.
+    private nonisolated func perform(_ timeline: DutyTimeline, isPattern: Bool) throws(PWMError) {
         let start = clock.now
         for step in timeline.steps {
-            guard try wait(until: start.advanced(by: step.offset), interruptible: interruptible) else { return }
+            guard try wait(until: start.advanced(by: step.offset), isPattern: isPattern) else { return }
             try channel.setDuty(step.duty)
             mailbox.withLock { $0.duty = step.duty }
         }
-        _ = try wait(until: start.advanced(by: timeline.length), interruptible: interruptible)
+        _ = try wait(until: start.advanced(by: timeline.length), isPattern: isPattern)
     }
 
-    /// Waits for `deadline`; false when the player is stopping, or when the cue pulse under way
-    /// was cut short (the motor is then off; it is written only if it was running).
-    private nonisolated func wait(until deadline: C.Instant, interruptible: Bool) throws(PWMError) -> Bool {
+    /// Waits for `deadline`; false when the player is stopping, or when what plays was cut short
+    /// (the motor is then off; it is written only if it was running).
+    private nonisolated func wait(until deadline: C.Instant, isPattern: Bool) throws(PWMError) -> Bool {
         while alarm.wait(until: deadline) {
             if alarm.isStopped { return false }
-            guard interruptible else { continue }
             let (cut, running) = mailbox.withLock { mailbox in
-                defer { mailbox.cutPulse = false }
-                return (mailbox.cutPulse, mailbox.duty != 0)
+                let cut = isPattern ? mailbox.cutPattern : mailbox.cutPulse
+                if isPattern { mailbox.cutPattern = false } else { mailbox.cutPulse = false }
+                return (cut, mailbox.duty != 0)
             }
             guard cut else { continue }
             if running {
@@ -191,13 +203,16 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
 /// (50 a second) then looked its metadata up at run time (about 2 % of the guiding daemon's CPU).
 private struct HapticMailbox {
     var cue: HapticCue?
-    var queue: [HapticPattern] = []
+    /// The pattern to play next: one at most, the latest asked for.
+    var queued: HapticPattern?
     /// Since when the cue has been on target, as a duration since the player's origin.
     var onTargetSince: Duration?
     /// Whether the cue pulse under way is to stop at once: the cue fell silent or a pattern
     /// was queued (a warning must not wait, and a buzz that no longer means "this way" must
     /// stop).
     var cutPulse = false
+    /// Whether the pattern under way is to stop at once (`silence()`).
+    var cutPattern = false
     /// The duty last written to the motor.
     var duty = 0.0
     /// The pattern playing now.

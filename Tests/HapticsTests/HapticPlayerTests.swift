@@ -93,6 +93,35 @@ struct HapticPlayerTests {
 }
 
 extension HapticPlayerTests {
+    @Test("a thousand patterns at once play at most two; silence cuts the one playing at once and drops the next")
+    func boundedPatterns() async throws {
+        let clock = ManualClock()
+        let channel = RecordingPWMChannel(periodNanoseconds: Self.settings.periodNanoseconds, clock: clock)
+        let player = HapticPlayer(channel: channel, settings: Self.settings, clock: clock)
+        let running = Task { try await player.run() }
+        let length = ERMRenderer(settings: Self.settings).timeline(for: .motorTest).length
+
+        for _ in 0..<1000 { player.deliver(pattern: .motorTest) }
+        await Self.drive(clock, until: length * 6)
+        let lastOn = try #require(channel.writes.last { $0.nanoseconds > 0 }).at
+        #expect(lastOn < length * 2, "the motor ran until \(lastOn) for patterns of \(length)")
+
+        let start = clock.now.offset
+        for _ in 0..<1000 { player.deliver(pattern: .motorTest) }
+        await Self.drive(clock, until: start + .milliseconds(100))
+        #expect(channel.writes.last!.nanoseconds > 0, "playing")
+        let cut = clock.now.offset
+        player.silence()
+        for _ in 0..<200 where channel.writes.last?.nanoseconds != 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(channel.writes.last?.nanoseconds == 0)
+        #expect(channel.writes.last?.at == cut, "the motor stopped without waiting for the pattern to end")
+        await Self.drive(clock, until: cut + length * 3)
+        #expect(!channel.writes.contains { $0.at > cut && $0.nanoseconds > 0 }, "nothing played after the silence")
+        #expect(player.pattern == nil)
+        running.cancel()
+        try await running.value
+    }
+
     @Test("silence and a warning cut a cue pulse short at once, with the clock standing still")
     func interruptions() async throws {
         let clock = ManualClock()
