@@ -26,7 +26,8 @@ public struct DaemonOptions: Sendable {
 
 /// The daemon: opens the devices (or the simulated board), starts the sensor loops, the motor,
 /// the tick and the control server under one task group, tells systemd when it is ready, and
-/// on SIGTERM or SIGINT stops them all, leaving the motor off.
+/// on SIGTERM or SIGINT stops them all, leaving the motor off. Every other signal that would end
+/// it is logged and ignored (`SignalStream.ignored`).
 public enum WaypointDaemon {
     /// Where the simulated wearer starts: the Champ de Mars, Paris.
     static let simulatedStart = Coordinate(uncheckedLatitudeDegrees: 48.8556, longitudeDegrees: 2.2986)
@@ -39,7 +40,8 @@ public enum WaypointDaemon {
     public static func run(_ options: DaemonOptions, configuration: Configuration) async -> Int32 {
         let level = options.logLevel ?? Logger.Level(name: configuration.logLevel.rawValue) ?? .info
         let logger = Logger(label: "waypointd", level: level, handler: StandardErrorLogHandler())
-        let signals = SignalStream.make([SIGINT, SIGTERM])
+        SignalStream.ignoreQuietly()
+        let signals = SignalStream.make(SignalStream.stopping + SignalStream.ignored)
         let notifier = SystemdNotifier()
 
         var parsedScript: SimulationScript?
@@ -181,9 +183,19 @@ public enum WaypointDaemon {
                     logger.info("state", ["state": state.rawValue])
                 }
             }
+            // Each ignored signal is logged the first time only: a flood of them cannot flood
+            // the journal.
+            var logged: Set<Int32> = []
             for await number in signals {
-                logger.notice("stopping", ["signal": SignalStream.name(number)])
-                break
+                if SignalStream.stopping.contains(number) {
+                    logger.notice("stopping", ["signal": SignalStream.name(number)])
+                    break
+                }
+                if logged.insert(number).inserted {
+                    logger.notice(
+                        "signal ignored (restart the service to reload its configuration)",
+                        ["signal": SignalStream.name(number)])
+                }
             }
             notifier.stopping()
             do throws(Errno) {

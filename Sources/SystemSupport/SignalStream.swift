@@ -21,12 +21,45 @@ public enum SignalStream {
         return stream
     }
 
+    /// The signals that end the daemon: SIGTERM (systemd's stop) and SIGINT (a terminal's ^C).
+    public static let stopping: [Int32] = [SIGTERM, SIGINT]
+
+    /// The other signals whose default action ends a process and that anyone may send
+    /// (`kill`, `systemctl reload`, a closing terminal, an expired timer): caught, logged and
+    /// otherwise ignored, so none can end the daemon with the motor running. SIGHUP does not
+    /// reload the configuration: a restart does. The signals the kernel raises for a fault
+    /// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGTRAP) still end it, and
+    /// systemd's ExecStopPost then switches the motor off.
+    public static let ignored: [Int32] = [
+        SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGIO, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT,
+    ]
+
+    /// Ignores, without a word, SIGPIPE (a write to a closed pipe or socket then fails with
+    /// EPIPE: a closed stderr or a client gone would otherwise end the daemon on the next
+    /// write) and SIGPROF (a profiler's timer; catching it through a dispatch source made the
+    /// process spin, so it is only ignored).
+    public static func ignoreQuietly() {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGPROF, SIG_IGN)
+    }
+
     /// The conventional name of a signal, e.g. `SIGTERM`.
     public static func name(_ number: Int32) -> String {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
         case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        case SIGALRM: "SIGALRM"
+        case SIGVTALRM: "SIGVTALRM"
+        case SIGPROF: "SIGPROF"
+        case SIGIO: "SIGIO"
+        case SIGXCPU: "SIGXCPU"
+        case SIGXFSZ: "SIGXFSZ"
+        case SIGPWR: "SIGPWR"
+        case SIGSTKFLT: "SIGSTKFLT"
         default: "signal \(number)"
         }
     }
