@@ -13,13 +13,49 @@ public struct StandardErrorLogHandler: LogHandler {
         fputs(Self.format(record, withPriority: withPriority) + "\n", stderr)
     }
 
+    /// The most of one message or metadata value a line carries, bytes; the rest is cut and
+    /// marked `…`, so no value (a client's name, a file's contents) can make a line unbounded.
+    public static let maximumValueBytes = 1024
+
     /// `<6>gps: connected gps.server=127.0.0.1:2947`.
+    ///
+    /// The message and every value are escaped: a newline, any other control character, a quote
+    /// or a backslash from a client could otherwise end the line and start a forged one, with a
+    /// `<0>` priority of its own, in the journal.
     public static func format(_ record: LogRecord, withPriority: Bool) -> String {
         let details = record.metadata.sorted { $0.key < $1.key }
-            .map { key, value in value.contains(" ") ? "\(key)=\"\(value)\"" : "\(key)=\(value)" }
+            .map { key, value in
+                let text = escaped(value)
+                return text.contains(" ") || text.contains("\"") ? "\(key)=\"\(text)\"" : "\(key)=\(text)"
+            }
             .joined(separator: " ")
         let prefix = withPriority ? "<\(syslogPriority(record.level))>" : ""
-        return prefix + record.label + ": " + record.message + (details.isEmpty ? "" : " " + details)
+        return prefix + record.label + ": " + escaped(record.message) + (details.isEmpty ? "" : " " + details)
+    }
+
+    /// `text` with `\`, `"`, tab, newline and carriage return as backslash escapes, other
+    /// control characters as `\u{XX}`, cut at `maximumValueBytes`.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            let piece: String
+            switch scalar {
+            case "\\": piece = "\\\\"
+            case "\"": piece = "\\\""
+            case "\n": piece = "\\n"
+            case "\r": piece = "\\r"
+            case "\t": piece = "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                piece = "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
+            default: piece = String(scalar)
+            }
+            bytes += piece.utf8.count
+            if bytes > maximumValueBytes { return result + "…" }
+            result += piece
+        }
+        return result
     }
 
     /// sd-daemon(3)'s priorities: 7 debug … 2 critical.

@@ -33,6 +33,20 @@ struct LoggerTests {
         #expect(StandardErrorLogHandler.format(record, withPriority: false) == #"imu: device fault i2c.address=0x1C i2c.bus=1 why="no ack""#)
     }
 
+    @Test("a client's text cannot forge a log line: control characters, quotes and backslashes are escaped, values are bounded")
+    func escaping() {
+        let forged = LogRecord(
+            level: .info, label: "waypointd", message: "destination\rset",
+            metadata: ["name": "x\n<0>waypointd: FORGED", "quote": #"a "b" \c"#, "bell": "\u{7}\u{7F}"])
+        let line = StandardErrorLogHandler.format(forged, withPriority: true)
+        #expect(!line.contains("\n") && !line.contains("\r") && !line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        #expect(line == #"<6>waypointd: destination\rset bell=\u{07}\u{7F} name="x\n<0>waypointd: FORGED" quote="a \"b\" \\c""#)
+        let long = LogRecord(level: .info, label: "x", message: "m", metadata: ["v": String(repeating: "a", count: 100_000)])
+        let bounded = StandardErrorLogHandler.format(long, withPriority: false)
+        #expect(bounded.utf8.count <= StandardErrorLogHandler.maximumValueBytes + 16, "\(bounded.utf8.count) bytes")
+        #expect(bounded.hasSuffix("…"))
+    }
+
     @Test("without systemd's variables there is no watchdog and no activated socket")
     func notifier() {
         let notifier = SystemdNotifier(environment: [:])

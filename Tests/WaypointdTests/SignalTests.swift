@@ -30,3 +30,21 @@ struct SignalTests {
         #expect(daemon.dutyNanoseconds == "0", "the motor was left at \(daemon.dutyNanoseconds)")
     }
 }
+
+/// A client's text reaches the journal only escaped: it cannot end a log line and forge
+/// another, with a priority of its own.
+@Suite("Log injection")
+struct LogInjectionTests {
+    @Test("a destination named with a newline and a <0> priority is logged on one line, escaped")
+    func forgedLine() async throws {
+        guard let daemon = try await SimulatedDaemon() else { return }
+        let client = try daemon.client()
+        let go = #"{"cmd":"go","lat":48.86,"lon":2.3,"name":"x\n<0>waypointd: FORGED"}"#
+        #expect(client.request(go)?["class"] as? String == "OK")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        let lines = daemon.process.errors.map(\.text)
+        #expect(!lines.contains { $0.hasPrefix("<0>") || $0.hasPrefix("waypointd: FORGED") }, "\(lines)")
+        #expect(lines.contains { $0.contains(#"x\n<0>waypointd: FORGED"#) }, "the name is logged, escaped: \(lines)")
+    }
+}
