@@ -151,10 +151,13 @@ public final class ControlServer: Sendable {
             return
         }
         // Runs until the reader thread finishes the stream (the client left, or was shut down);
-        // cancellation shuts the connection down, which ends the reader.
+        // cancellation shuts the connection down, which ends the reader. A client that only
+        // stopped sending (a half-close, as `echo … | socat` does) still gets a reply to every
+        // request it sent, since the stream holds them all.
         var watcher: Task<Void, Never>?
+        var iterator = frames.makeAsyncIterator()
         await withTaskCancellationHandler {
-            for await frame in frames {
+            while let frame = await iterator.next() {
                 let reply: ControlReply
                 var watchHertz: Double?
                 switch frame {
@@ -187,6 +190,11 @@ public final class ControlServer: Sendable {
         }
         watcher?.cancel()
         await watcher?.value
+        // The descriptor is closed once the reader thread is done with it: after the shutdown
+        // wakes it (if it still waits) and it finishes the stream.
+        connection.shutdown()
+        while await iterator.next() != nil {}
+        connection.close()
     }
 
     /// Sends one line to a client.
@@ -224,7 +232,7 @@ public final class ControlServer: Sendable {
     }
 
     /// A client's reader thread: frames what arrives until the peer closes or the connection is
-    /// shut down, then closes the descriptor it alone was reading.
+    /// shut down, then finishes the stream; `serve` closes the descriptor after that.
     private static func readLoop(
         _ connection: UnixSocketConnection, maximumLineLength: Int,
         into continuation: AsyncStream<LineFramer.Frame>.Continuation
@@ -242,7 +250,6 @@ public final class ControlServer: Sendable {
             for frame in framer.append(buffer[..<count]) { continuation.yield(frame) }
         }
         // A partial line left by a client that disconnected mid-line is discarded.
-        connection.close()
         continuation.finish()
     }
 

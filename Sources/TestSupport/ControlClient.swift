@@ -42,6 +42,10 @@ public final class ControlClient {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Says it will send nothing more (shutdown for writing), as `echo … | socat - UNIX-CONNECT:…`
+    /// and `nc -N -U` do after their input ends; replies can still be read.
+    public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// Reads one reply line as a JSON object (nil at end of stream, after the receive timeout,
     /// or on bad JSON).
     public func receive() -> [String: Any]? {

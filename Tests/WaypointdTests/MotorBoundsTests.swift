@@ -36,3 +36,26 @@ struct MotorBoundsTests {
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 }
+
+/// Shell scripts talk to sockets by writing their requests and closing their side, as
+/// `echo '{"cmd":"status"}' | socat - UNIX-CONNECT:…` does: every complete request read gets its
+/// reply before the daemon closes.
+@Suite("A client that half-closes")
+struct HalfCloseTests {
+    @Test("requests sent before the client shuts down its sending side are all answered, then the daemon closes")
+    func answeredThenClosed() async throws {
+        guard let daemon = try await SimulatedDaemon() else { return }
+        let client = try daemon.client()
+        client.send(#"{"cmd":"status"}"#)
+        client.send(#"{"cmd":"go","lat":48.8583,"lon":2.2986,"name":"far"}"#)
+        client.send(#"{"cmd":"recent"}"#)
+        client.finishSending()
+        #expect(client.receive()?["class"] as? String == "STATUS", "\(daemon.log)")
+        #expect(client.receive()?["class"] as? String == "OK")
+        #expect(client.receive()?["class"] as? String == "RECENT")
+        #expect(client.receive() == nil, "the daemon closes after the last reply")
+        let status = try daemon.client().request(#"{"cmd":"status"}"#)
+        #expect((status?["destination"] as? [String: Any])?["name"] as? String == "far")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+}
