@@ -183,6 +183,11 @@ private struct PlaceRecord: Codable {
     func validated(field: String) throws(StateFileDefect) -> SavedDestination {
         try StateFileCoding.checkDegrees(lat, field: field + ".lat", limit: Coordinate.latitudeLimitDegrees)
         try StateFileCoding.checkDegrees(lon, field: field + ".lon", limit: Coordinate.longitudeLimitDegrees)
+        // The protocol's limit: a file must not hold what no request could have set.
+        let limit = ControlRequest.maximumNameLength
+        if let name, name.count > limit {
+            throw .invalidValue(field: field + ".name", reason: "\(name.count) characters; at most \(limit) are allowed")
+        }
         return SavedDestination(
             coordinate: Coordinate(uncheckedLatitudeDegrees: lat, longitudeDegrees: lon), name: name)
     }
@@ -277,15 +282,21 @@ private struct CalibrationRecord: Codable {
     /// The largest coverage there can be, percent.
     private static let fullCoveragePercent = 100.0
 
+    /// The largest hard-iron offset believed, µT on each axis: beyond every supported
+    /// magnetometer's full scale (the AK09916's ±4912 µT).
+    static let largestOffsetMicrotesla = 5000.0
+    /// The largest soft-iron matrix entry believed: a real one is near the identity.
+    static let largestMatrixEntry = 10.0
+
     func validated() throws(StateFileDefect) -> SavedCalibration {
-        let offset = try Self.vector(offset, field: "calibration.offset")
+        let offset = try Self.vector(offset, field: "calibration.offset", limit: Self.largestOffsetMicrotesla)
         guard matrix.count == 3 else {
             throw .wrongCount(field: "calibration.matrix", expected: 3, found: matrix.count)
         }
         let rows = [
-            try Self.vector(matrix[0], field: "calibration.matrix[0]"),
-            try Self.vector(matrix[1], field: "calibration.matrix[1]"),
-            try Self.vector(matrix[2], field: "calibration.matrix[2]"),
+            try Self.vector(matrix[0], field: "calibration.matrix[0]", limit: Self.largestMatrixEntry),
+            try Self.vector(matrix[1], field: "calibration.matrix[1]", limit: Self.largestMatrixEntry),
+            try Self.vector(matrix[2], field: "calibration.matrix[2]", limit: Self.largestMatrixEntry),
         ]
         let matrix = Matrix3(rows[0], rows[1], rows[2])
         // A singular matrix maps the field onto a plane or a line: headings from it are garbage.
@@ -311,10 +322,13 @@ private struct CalibrationRecord: Codable {
             quality: quality)
     }
 
-    private static func vector(_ values: [Double], field: String) throws(StateFileDefect) -> Vector3 {
+    private static func vector(_ values: [Double], field: String, limit: Double) throws(StateFileDefect) -> Vector3 {
         guard values.count == 3 else { throw .wrongCount(field: field, expected: 3, found: values.count) }
-        for (index, value) in values.enumerated() where !value.isFinite {
-            throw .nonFinite(field: "\(field)[\(index)]")
+        for (index, value) in values.enumerated() {
+            guard value.isFinite else { throw .nonFinite(field: "\(field)[\(index)]") }
+            guard abs(value) <= limit else {
+                throw .outOfRange(field: "\(field)[\(index)]", value: value, allowed: "[-\(Int(limit)), \(Int(limit))]")
+            }
         }
         return Vector3(values[0], values[1], values[2])
     }

@@ -528,6 +528,19 @@ private let damages: [Damage] = [
         file: .calibration, contents: #"{"version":1,"calibration":{"matrix":\#(identityMatrix)}}"#,
         defect: .missingField("calibration.offset")),
     Damage(
+        file: .calibration,
+        contents:
+            #"{"version":1,"calibration":{"offset":[0,1e308,0],"matrix":\#(identityMatrix),"createdAt":"2026-05-01T12:00:00Z"}}"#,
+        defect: .outOfRange(field: "calibration.offset[1]", value: 1e308, allowed: "[-5000, 5000]")),
+    Damage(
+        file: .calibration,
+        contents: #"{"version":1,"calibration":{\#(goodCalibrationFields),"matrix":[[1,0,0],[0,1,0],[0,0,1e9]]}}"#,
+        defect: .outOfRange(field: "calibration.matrix[2][2]", value: 1e9, allowed: "[-10, 10]")),
+    Damage(
+        file: .destination,
+        contents: #"{"version":1,"destination":{"lat":1,"lon":2,"name":""# + String(repeating: "n", count: 500) + #""}}"#,
+        defect: .invalidValue(field: "destination.name", reason: "500 characters; at most 100 are allowed")),
+    Damage(
         file: .mute,
         contents: #"{"version":1,"muted":true,"padding":""# + String(repeating: " ", count: 70_000) + #""}"#,
         defect: .tooLarge(limitBytes: StateStore.maximumFileBytes)),
