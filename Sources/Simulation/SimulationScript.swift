@@ -48,7 +48,9 @@ public struct SimulationScript: Sendable, Hashable {
     /// - Throws: ``SimulationScriptError`` naming the first bad line.
     public init(parsing text: String) throws(SimulationScriptError) {
         entries = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // By newline characters, not "\n" alone: to Swift "\r\n" is one character, and a script
+        // written on Windows would otherwise be one long line.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             guard let first = words.first else { continue }
