@@ -117,7 +117,7 @@ public struct HeadingEstimator: Sendable {
         if let model {
             reference.setModel(strengthMicrotesla: model.totalIntensityMicrotesla, inclinationDegrees: model.inclinationDegrees)
         }
-        var field = (calibration ?? .identity).apply(sample.magneticMicrotesla)
+        let field = (calibration ?? .identity).apply(sample.magneticMicrotesla)
         var estimate = HeadingEstimate(
             magneticDegrees: nil, trueDegrees: nil, declinationDegrees: model?.declinationDegrees ?? 0,
             fieldMicrotesla: field.isFinite ? field.length : nil, inclinationDegrees: nil, interferenceScore: 0,
@@ -129,7 +129,7 @@ public struct HeadingEstimator: Sendable {
                 orientationIsCurrent = true
             }
             compassIsCurrent = false
-            measured = updateOrientation(rate: rate, sample: sample, field: &field, seconds: dt, estimate: &estimate)
+            measured = updateOrientation(rate: rate, sample: sample, field: field, seconds: dt, estimate: &estimate)
         } else {
             orientationIsCurrent = false
             measured = updateCompass(sample: sample, field: field, seconds: dt, estimate: &estimate)
@@ -155,23 +155,23 @@ public struct HeadingEstimator: Sendable {
     /// The gyroscope's path: the attitude from `OrientationEstimator`, the heading corrected by
     /// the field unless it is disturbed.
     private mutating func updateOrientation(
-        rate: Vector3, sample: IMUSample, field: inout Vector3, seconds: Double, estimate: inout HeadingEstimate
+        rate: Vector3, sample: IMUSample, field: Vector3, seconds: Double, estimate: inout HeadingEstimate
     ) -> (degrees: Double, horizontal: Double)? {
         orientation.update(angularRateDegreesPerSecond: rate, accelerationG: sample.accelerationG, seconds: seconds)
         guard orientation.hasStarted, field.isFinite, field.length > 0 else { return nil }
         // The field read `lag` ago, turned forward by the body's rotation since: a vector fixed
-        // in the world turns by −ω × v in the body.
+        // in the world turns by −ω × v in the body. Rotation is linear, so the level frame's
+        // field is the read one less lag times the turning one, each rotated once.
         let omega = (rate - orientation.bias.degreesPerSecond) * (.pi / 180)
-        let turning = orientation.levelAttitude.rotate(omega.cross(field))
+        let attitude = orientation.levelAttitude
+        let read = attitude.rotate(field)
+        let turning = attitude.rotate(omega.cross(field))
         // Learnt while the field is plausible: a lag not yet learnt spreads the dip enough to
         // flag fast turns as disturbed.
         if reference.score < Self.lagLearningScore {
-            let read = orientation.levelAttitude.rotate(field)
             lag.update(verticalMicrotesla: read.z, verticalRate: turning.z, seconds: seconds)
         }
-        let lagSeconds = settings.magnetometerLagSeconds ?? lag.seconds
-        field = field - omega.cross(field) * lagSeconds
-        let level = orientation.levelAttitude.rotate(field)
+        let level = read - turning * (settings.magnetometerLagSeconds ?? lag.seconds)
         let strength = level.length
         let dip = asin(max(-1, min(1, level.z / strength))) * 180 / .pi
         estimate.inclinationDegrees = dip

@@ -68,7 +68,4 @@ public struct Quaternion: Sendable, Hashable {
             Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
             Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)))
     }
-
-    /// Whether every component is finite.
-    public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 }
