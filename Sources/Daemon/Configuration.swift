@@ -164,16 +164,14 @@ public struct Configuration: Sendable, Hashable {
 
     private static func readText(path: String) throws(ConfigurationError) -> String {
         let bytes: [UInt8]
-        do throws(Errno) {
-            bytes = try FileSystem.contents(of: path, maximumBytes: maximumFileBytes + 1)
-        } catch where error == .noSuchFileOrDirectory {
+        do throws(FileReadError) {
+            // Followed: the path is the administrator's choice, and /etc is often links.
+            bytes = try LinuxFileReading().contents(ofRegularFile: path, maximumBytes: maximumFileBytes, followingLinks: true)
+        } catch where error == .missing {
             throw .missing(path: path)
         } catch {
-            // The system's words (`Permission denied`, `Is a directory`); the message names the path.
-            throw .unreadable(path: path, reason: error.message)
-        }
-        guard bytes.count <= maximumFileBytes else {
-            throw .unreadable(path: path, reason: "larger than \(maximumFileBytes) bytes")
+            // The system's words (`Permission denied`, `is a directory`); the message names the path.
+            throw .unreadable(path: path, reason: "\(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .unreadable(path: path, reason: "not UTF-8 text")

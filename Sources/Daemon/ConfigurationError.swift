@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Why a configuration could not be used. The daemon prints it and exits 78 (EX_CONFIG).
 public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no file at the path.
@@ -24,8 +26,9 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             self.kind = kind
         }
 
-        /// `file:line: message`, as compilers and chrony write it.
-        public var description: String { "\(file):\(line): \(kind)" }
+        /// `file:line: message`, as compilers and chrony write it. The message quotes the line,
+        /// so its control characters are escaped: a NUL would otherwise cut it short.
+        public var description: String { "\(file):\(line): " + TextEscaping.escaped(kind.description) }
     }
 
     /// What is wrong with a line.

@@ -23,6 +23,8 @@ public struct LinuxStateFileSystem: StateFileSystem {
         try FileDescriptor.open(path, mode, options: options, permissions: permissions)
     }
 
+    public func kind(of descriptor: FileDescriptor) throws(Errno) -> FileSystem.Kind { try descriptor.kind() }
+
     public func read(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try descriptor.read(into: buffer)
     }

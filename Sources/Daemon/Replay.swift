@@ -2,6 +2,10 @@
 /// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness",
 /// "correction"}`.
 public enum Replay {
+    /// The largest recording replayed, in bytes: 256 MiB, about ten hours of a 52 Hz IMU. The
+    /// recording is read whole, so the bound keeps a wrong path from filling memory.
+    public static let maximumRecordingBytes = 256 << 20
+
     /// Replays `text` (a whole recording), writing each output line with `emit`.
     /// - Parameter configuration: The settings the recording was made with (`--config`).
     /// - Returns: the lines that could not be read, with their reasons; the rest are replayed.

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// What makes the contents of a state file unusable, naming the field where there is one
 /// (`destination.lat`, `recent[2].name`, `calibration.matrix[1]`).
 ///
@@ -5,6 +7,10 @@
 public enum StateFileDefect: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file has no bytes at all: the classic remains of a write that was not atomic.
     case empty
+    /// The name is a symbolic link, which is not followed out of the state directory.
+    case symbolicLink
+    /// The name is a directory, FIFO, socket or device rather than a file.
+    case notRegularFile(FileSystem.Kind)
     /// The file is longer than any file the daemon writes.
     case tooLarge(limitBytes: Int)
     /// The bytes are not JSON; the detail says where the parser stopped.
@@ -30,6 +36,12 @@ public enum StateFileDefect: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .empty:
             return "the file is empty"
+        case .symbolicLink:
+            return "it is a symbolic link, and state files are read only from the state directory itself"
+        case .notRegularFile(.directory):
+            return "it is a directory, not a file"
+        case .notRegularFile:
+            return "it is a FIFO, socket or device, not a file"
         case .tooLarge(let limit):
             return "the file is larger than \(limit) bytes"
         case .invalidJSON(let detail):

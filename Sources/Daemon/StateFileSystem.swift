@@ -1,12 +1,13 @@
 import SystemSupport
 
-/// The system calls the state store makes, one method per call.
+/// The system calls the state store makes, one method per call (those reading a file are
+/// ``FileReading``'s).
 ///
 /// Behind a protocol so that a test can make one chosen call fail (a write that stops half-way
 /// with `ENOSPC`, an `fsync` with `EIO`, a `rename`) while every other call is the real one:
 /// a full disk or a failing SD card cannot be produced on demand otherwise. Production code
 /// uses ``LinuxStateFileSystem``.
-public protocol StateFileSystem: Sendable {
+public protocol StateFileSystem: FileReading {
     /// What is at `path`, or nil when nothing is (`stat(2)`).
     /// - Parameter path: The path to look at.
     /// - Throws: Any `Errno` but `ENOENT`.
@@ -24,26 +25,6 @@ public protocol StateFileSystem: Sendable {
     /// - Throws: The `Errno` of the failure, e.g. `EACCES`, `EROFS`.
     func checkWritableDirectory(_ path: String) throws(Errno)
 
-    /// Opens a file (`open(2)`, always close-on-exec).
-    /// - Parameters:
-    ///   - path: The file.
-    ///   - mode: Reading, writing or both.
-    ///   - options: Creation flags.
-    ///   - permissions: Mode bits of a created file.
-    /// - Returns: The descriptor.
-    /// - Throws: The `Errno` of the failure.
-    func open(
-        _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions, permissions: UInt32
-    ) throws(Errno) -> FileDescriptor
-
-    /// Reads once into `buffer` (`read(2)`).
-    /// - Parameters:
-    ///   - descriptor: An open descriptor.
-    ///   - buffer: Where the bytes go.
-    /// - Returns: Bytes read; 0 at the end.
-    /// - Throws: The `Errno` of the failure.
-    func read(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int
-
     /// Writes once from `buffer` (`write(2)`); may write fewer bytes than asked.
     /// - Parameters:
     ///   - descriptor: An open descriptor.
@@ -56,11 +37,6 @@ public protocol StateFileSystem: Sendable {
     /// - Parameter descriptor: An open descriptor.
     /// - Throws: The `Errno` of the failure.
     func sync(_ descriptor: FileDescriptor) throws(Errno)
-
-    /// Closes a descriptor (`close(2)`, never retried).
-    /// - Parameter descriptor: An open descriptor; it is released even when this throws.
-    /// - Throws: The `Errno` of the failure.
-    func close(_ descriptor: FileDescriptor) throws(Errno)
 
     /// Renames a file, atomically replacing the destination (`rename(2)`).
     /// - Parameters:

@@ -13,7 +13,7 @@ extension StateStore {
             /// A damaged file could not be renamed; the item starts from its default, and the next
             /// save of that item replaces the file.
             case notSetAside(path: String, defect: StateFileDefect, Errno)
-            /// A file could not be read (e.g. `EIO`, `EACCES`, or a directory in its place); it
+            /// A file could not be read (e.g. `EIO`, `EACCES`); it
             /// is left where it is, and the item starts from its default.
             case unreadable(path: String, Errno)
             /// A temporary file left by a save that was interrupted (a crash, a power cut) was

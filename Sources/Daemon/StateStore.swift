@@ -150,17 +150,19 @@ public final class StateStore: Sendable {
         removeLeftover(file, report: &report)
         let path = path(of: file)
         let bytes: [UInt8]
-        switch readFile(path) {
-        case .missing:
+        do throws(FileReadError) {
+            // Not following links: the state directory is ours, and a link planted in it must
+            // not point the daemon at a file elsewhere.
+            bytes = try fileSystem.contents(ofRegularFile: path, maximumBytes: Self.maximumFileBytes, followingLinks: false)
+        } catch {
+            switch error {
+            case .missing: break
+            case .failed(let error): report.entries.append(.unreadable(path: path, error))
+            case .symbolicLink: setAside(file, defect: .symbolicLink, report: &report)
+            case .notRegularFile(let kind): setAside(file, defect: .notRegularFile(kind), report: &report)
+            case .tooLarge(let limit): setAside(file, defect: .tooLarge(limitBytes: limit), report: &report)
+            }
             return nil
-        case .failed(let error):
-            report.entries.append(.unreadable(path: path, error))
-            return nil
-        case .tooLarge:
-            setAside(file, defect: .tooLarge(limitBytes: Self.maximumFileBytes), report: &report)
-            return nil
-        case .contents(let contents):
-            bytes = contents
         }
         do throws(StateFileDefect) {
             return try decode(bytes)
@@ -193,42 +195,6 @@ public final class StateStore: Sendable {
             // The usual case: no save was interrupted.
         } catch {
             report.entries.append(.leftoverNotRemoved(path: path, error))
-        }
-    }
-
-    /// What reading a file gave.
-    private enum ReadOutcome {
-        case missing
-        case contents([UInt8])
-        case tooLarge
-        case failed(Errno)
-    }
-
-    private func readFile(_ path: String) -> ReadOutcome {
-        let descriptor: FileDescriptor
-        do throws(Errno) {
-            descriptor = try fileSystem.open(path, .readOnly, options: [], permissions: 0)
-        } catch  where error == .noSuchFileOrDirectory {
-            return .missing
-        } catch {
-            return .failed(error)
-        }
-        defer {
-            do throws(Errno) {
-                try fileSystem.close(descriptor)
-            } catch {
-                // Nothing was written through this descriptor, so a failed close loses nothing,
-                // and Linux releases the descriptor either way.
-            }
-        }
-        do throws(Errno) {
-            // One byte more than the limit tells a file at the limit from a larger one.
-            let bytes = try FileDescriptor.readAll(upToCount: Self.maximumFileBytes + 1) { buffer throws(Errno) in
-                try fileSystem.read(descriptor, into: buffer)
-            }
-            return bytes.count > Self.maximumFileBytes ? .tooLarge : .contents(bytes)
-        } catch {
-            return .failed(error)
         }
     }
 

@@ -47,10 +47,11 @@ public enum WaypointDaemon {
         var parsedScript: SimulationScript?
         if let path = options.simulationEventsPath {
             let bytes: [UInt8]
-            do throws(Errno) {
-                bytes = try FileSystem.contents(of: path)
+            do throws(FileReadError) {
+                bytes = try LinuxFileReading().contents(
+                    ofRegularFile: path, maximumBytes: SimulationScript.maximumFileBytes, followingLinks: true)
             } catch {
-                logger.error("cannot read the simulation events", ["file": path, "error": error.message])
+                logger.error("cannot read the simulation events", ["file": path, "error": "\(error)"])
                 return 66
             }
             guard let text = String(validating: bytes, as: UTF8.self) else {

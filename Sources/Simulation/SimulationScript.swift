@@ -13,6 +13,10 @@
 ///
 /// Times are seconds since the simulated sensors started.
 public struct SimulationScript: Sendable, Hashable {
+    /// The largest events file read, in bytes: a script is a few lines, and the bound keeps a
+    /// wrong path from filling memory.
+    public static let maximumFileBytes = 1 << 20
+
     /// One change to the simulated world.
     public enum Event: Sendable, Hashable, CustomStringConvertible {
         /// Fixes are reported (true) or not at all (false).

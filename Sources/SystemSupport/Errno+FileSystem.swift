@@ -22,6 +22,8 @@ extension Errno {
     public static let ioError = Errno(rawValue: EIO)
     /// Invalid argument (`EINVAL`).
     public static let invalidArgument = Errno(rawValue: EINVAL)
+    /// Too many levels of symbolic links (`ELOOP`), also what `O_NOFOLLOW` fails with on a link.
+    public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
     /// Bad file descriptor (`EBADF`): always a programmer error.
     public static let badFileDescriptor = Errno(rawValue: EBADF)
 }

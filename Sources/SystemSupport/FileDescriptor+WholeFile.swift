@@ -73,26 +73,3 @@ extension FileDescriptor {
         }
     }
 }
-
-extension FileSystem {
-    /// The contents of a file: opened read-only, read to the end (or to `maximumBytes`), closed.
-    ///
-    /// - Parameters:
-    ///   - path: The file's path.
-    ///   - maximumBytes: The most bytes to read; as ``FileDescriptor/read(upToCount:)``.
-    /// - Returns: The bytes read.
-    /// - Throws: The `Errno` that `open` or `read` failed with, e.g. `ENOENT`, `EACCES`, or
-    ///   `EISDIR` for a directory.
-    public static func contents(of path: String, maximumBytes: Int = .max) throws(Errno) -> [UInt8] {
-        let descriptor = try FileDescriptor.open(path, .readOnly)
-        defer {
-            do throws(Errno) {
-                try descriptor.close()
-            } catch {
-                // Nothing was written through this descriptor, so a failed close loses nothing,
-                // and Linux releases the descriptor either way.
-            }
-        }
-        return try descriptor.read(upToCount: maximumBytes)
-    }
-}

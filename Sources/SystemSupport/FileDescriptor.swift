@@ -47,6 +47,9 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
         public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// `O_DIRECTORY`: fail with `ENOTDIR` unless the path is a directory.
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        /// `O_NONBLOCK`: opening a FIFO with no writer returns at once instead of waiting for
+        /// one (a regular file ignores the flag).
+        public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
     }
 
     public var description: String { "fd \(rawValue)" }
@@ -140,6 +143,16 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
     ///   not be written back, `EINVAL` on a file system that cannot sync this kind of file.
     public func sync() throws(Errno) {
         _ = try checked(SystemCall.valueOrErrno { fsync(rawValue) }).get()
+    }
+
+    /// What the descriptor refers to. Corresponds to `fstat(2)`.
+    ///
+    /// - Returns: Its kind; a FIFO, socket or device is ``FileSystem/Kind/other``.
+    /// - Throws: The `Errno` that `fstat` failed with, e.g. `EIO`.
+    public func kind() throws(Errno) -> FileSystem.Kind {
+        var status = stat()
+        _ = try checked(SystemCall.valueOrErrno { fstat(rawValue, &status) }).get()
+        return FileSystem.Kind(mode: status.st_mode)
     }
 
     /// Closes the descriptor. Corresponds to `close(2)`.

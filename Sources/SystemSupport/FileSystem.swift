@@ -11,6 +11,15 @@ public enum FileSystem {
         case regularFile
         /// Anything else: a device, a socket, a FIFO.
         case other
+
+        /// The kind that `st_mode`'s type bits name.
+        init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFDIR: self = .directory
+            case S_IFREG: self = .regularFile
+            default: self = .other
+            }
+        }
     }
 
     /// What is at `path`, following symbolic links. Corresponds to `stat(2)` (called as
@@ -25,11 +34,7 @@ public enum FileSystem {
         var status = stat()
         switch SystemCall.valueOrErrno({ fstatat(AT_FDCWD, path, &status, 0) }) {
         case .success:
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR: return .directory
-            case S_IFREG: return .regularFile
-            default: return .other
-            }
+            return Kind(mode: status.st_mode)
         case .failure(let error) where error == .noSuchFileOrDirectory:
             return nil
         case .failure(let error):

@@ -25,37 +25,12 @@ public struct StandardErrorLogHandler: LogHandler {
     public static func format(_ record: LogRecord, withPriority: Bool) -> String {
         let details = record.metadata.sorted { $0.key < $1.key }
             .map { key, value in
-                let text = escaped(value)
+                let text = TextEscaping.escaped(value, maximumBytes: maximumValueBytes)
                 return text.contains(" ") || text.contains("\"") ? "\(key)=\"\(text)\"" : "\(key)=\(text)"
             }
             .joined(separator: " ")
         let prefix = withPriority ? "<\(syslogPriority(record.level))>" : ""
-        return prefix + record.label + ": " + escaped(record.message) + (details.isEmpty ? "" : " " + details)
-    }
-
-    /// `text` with `\`, `"`, tab, newline and carriage return as backslash escapes, other
-    /// control characters as `\u{XX}`, cut at `maximumValueBytes`.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        var bytes = 0
-        for scalar in text.unicodeScalars {
-            let piece: String
-            switch scalar {
-            case "\\": piece = "\\\\"
-            case "\"": piece = "\\\""
-            case "\n": piece = "\\n"
-            case "\r": piece = "\\r"
-            case "\t": piece = "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                piece = "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
-            default: piece = String(scalar)
-            }
-            bytes += piece.utf8.count
-            if bytes > maximumValueBytes { return result + "…" }
-            result += piece
-        }
-        return result
+        return prefix + record.label + ": " + TextEscaping.escaped(record.message, maximumBytes: maximumValueBytes) + (details.isEmpty ? "" : " " + details)
     }
 
     /// sd-daemon(3)'s priorities: 7 debug … 2 critical.

@@ -44,10 +44,11 @@ enum ReplayCommand {
             return 78
         }
         let bytes: [UInt8]
-        do throws(Errno) {
-            bytes = try FileSystem.contents(of: file)
+        do throws(FileReadError) {
+            bytes = try LinuxFileReading().contents(
+                ofRegularFile: file, maximumBytes: Replay.maximumRecordingBytes, followingLinks: true)
         } catch {
-            return cannotRead(file, error.message)
+            return cannotRead(file, "\(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { return cannotRead(file, "not UTF-8 text") }
         let errors = Replay.run(text, configuration: configuration) { print($0) }

@@ -1,5 +1,6 @@
 import Daemon
 import Foundation
+@preconcurrency import Glibc
 import GPSClient
 import Guidance
 import Haptics
@@ -760,8 +761,17 @@ struct ConfigurationTests {
             ConfigurationError.missing(path: missing).description
                 == "\(missing): cannot read the configuration: no such file")
 
-        #expect(throws: ConfigurationError.unreadable(path: directory.path, reason: "Is a directory")) {
+        #expect(throws: ConfigurationError.unreadable(path: directory.path, reason: "is a directory, not a regular file")) {
             try Configuration.load(path: directory.path)
+        }
+        // Neither a FIFO with no writer nor an endless device holds the reader up.
+        let fifo = directory.appendingPathComponent("fifo.conf").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: ConfigurationError.unreadable(path: fifo, reason: "is not a regular file (a FIFO, socket or device)")) {
+            try Configuration.load(path: fifo)
+        }
+        #expect(throws: ConfigurationError.unreadable(path: "/dev/zero", reason: "is not a regular file (a FIFO, socket or device)")) {
+            try Configuration.load(path: "/dev/zero")
         }
 
         let binary = directory.appendingPathComponent("binary.conf")

@@ -91,7 +91,7 @@ private func saveAll(_ state: PersistentState, in store: StateStore) throws {
 /// disk does. Every call is logged, with its path.
 private final class FaultyFileSystem: StateFileSystem, Sendable {
     enum Call: String, Sendable {
-        case kind, makeDirectory, checkWritableDirectory, open, write, sync, close, rename, removeFile
+        case kind, makeDirectory, checkWritableDirectory, open, read, write, sync, close, rename, removeFile
     }
 
     struct Fault: Sendable {
@@ -162,8 +162,11 @@ private final class FaultyFileSystem: StateFileSystem, Sendable {
         return descriptor
     }
 
+    func kind(of descriptor: FileDescriptor) throws(Errno) -> FileSystem.Kind { try real.kind(of: descriptor) }
+
     func read(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        try real.read(descriptor, into: buffer)
+        try check(.read, path(of: descriptor))
+        return try real.read(descriptor, into: buffer)
     }
 
     func write(_ descriptor: FileDescriptor, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
@@ -621,18 +624,47 @@ struct StateStoreDamageTests {
     @Test("a file that cannot be read is reported and left where it is; its item starts empty")
     func unreadable() throws {
         let temporary = try TemporaryDirectory()
-        let store = try StateStore(directory: temporary.path)
-        try saveAll(everything, in: store)
-        let path = store.path(of: .destination)
-        try FileManager.default.removeItem(atPath: path)
-        // read(2) on a directory fails with EISDIR: a real read error.
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try saveAll(everything, in: try StateStore(directory: temporary.path))
+        let path = try StateStore(directory: temporary.path).path(of: .destination)
+        let store = try StateStore(
+            directory: temporary.path, fileSystem: FaultyFileSystem(.init(call: .read, path: path, errno: .ioError)))
         let (state, report) = store.load()
         #expect(state.destination == nil)
         #expect(state.calibration == everything.calibration)
-        #expect(report.entries == [.unreadable(path: path, .isDirectory)])
+        #expect(report.entries == [.unreadable(path: path, .ioError)])
         #expect(FileManager.default.fileExists(atPath: path))
-        #expect(report.description.contains("Is a directory"))
+        #expect(report.description.contains("Input/output error"))
+    }
+
+    @Test("a symbolic link, a directory or a FIFO in a state file's place is set aside unread, without blocking")
+    func notRegularFiles() throws {
+        let temporary = try TemporaryDirectory()
+        let elsewhere = try TemporaryDirectory()
+        let store = try StateStore(directory: temporary.path)
+        try saveAll(everything, in: store)
+        // A valid destination file elsewhere, and a link to it: it must not be loaded.
+        try saveAll(everything, in: try StateStore(directory: elsewhere.path))
+        let destination = store.path(of: .destination)
+        try FileManager.default.removeItem(atPath: destination)
+        #expect(symlink(try StateStore(directory: elsewhere.path).path(of: .destination), destination) == 0)
+        let recent = store.path(of: .recent)
+        try FileManager.default.removeItem(atPath: recent)
+        try FileManager.default.createDirectory(atPath: recent, withIntermediateDirectories: false)
+        // A FIFO with no writer: opening it for reading without O_NONBLOCK waits for ever.
+        let mute = store.path(of: .mute)
+        try FileManager.default.removeItem(atPath: mute)
+        #expect(mkfifo(mute, 0o600) == 0)
+
+        let (state, report) = store.load()
+        #expect(state == PersistentState(calibration: everything.calibration))
+        #expect(report.damagedFiles.map(\.path) == [destination, recent, mute])
+        #expect(report.damagedFiles.map(\.defect) == [.symbolicLink, .notRegularFile(.directory), .notRegularFile(.other)])
+        #expect(report.description.contains("symbolic link"))
+        #expect(try names(in: temporary.path).sorted() == [
+            "calibration.json", "destination.json.corrupt", "mute.json.corrupt", "recent.json.corrupt",
+        ])
+        // The link's target is untouched.
+        #expect(try StateStore(directory: elsewhere.path).load().state == everything)
     }
 
     @Test("a temporary file left by an interrupted save is removed at start, and the file it was to replace is kept")
@@ -772,6 +804,9 @@ struct StateStoreFailedSaveTests {
                 permissions: UInt32
             ) throws(Errno) -> FileDescriptor {
                 try syncFault.open(path, mode, options: options, permissions: permissions)
+            }
+            func kind(of descriptor: FileDescriptor) throws(Errno) -> FileSystem.Kind {
+                try syncFault.kind(of: descriptor)
             }
             func read(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
                 try syncFault.read(descriptor, into: buffer)

@@ -97,13 +97,51 @@ struct FileDescriptorTests {
         try output.writeAll(bytes)
         try output.close()
 
-        #expect(try FileSystem.contents(of: path) == bytes)
-        #expect(try FileSystem.contents(of: path, maximumBytes: 10) == Array(bytes.prefix(10)))
-        #expect(try FileSystem.contents(of: path, maximumBytes: bytes.count + 1) == bytes)
-        #expect(try FileSystem.contents(of: path, maximumBytes: 0) == [])
-        #expect(throws: Errno.isDirectory) { _ = try FileSystem.contents(of: directory) }
-        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileSystem.contents(of: directory + "/absent") }
+        func contents(_ path: String, maximumBytes: Int = 1 << 20) throws(FileReadError) -> [UInt8] {
+            try LinuxFileReading().contents(ofRegularFile: path, maximumBytes: maximumBytes, followingLinks: false)
+        }
+        #expect(try contents(path) == bytes)
+        #expect(try contents(path, maximumBytes: bytes.count) == bytes)
+        #expect(throws: FileReadError.tooLarge(limitBytes: 10)) { _ = try contents(path, maximumBytes: 10) }
+        #expect(throws: FileReadError.tooLarge(limitBytes: 0)) { _ = try contents(path, maximumBytes: 0) }
+        #expect(throws: FileReadError.notRegularFile(.directory)) { _ = try contents(directory) }
+        #expect(throws: FileReadError.missing) { _ = try contents(directory + "/absent") }
         #expect(Errno.isDirectory.message == "Is a directory")
+    }
+
+    @Test("a FIFO, a device, a symbolic link and a huge file are refused without blocking or reading them whole")
+    func onlyRegularFilesAreRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fd-\(UUID().uuidString)").path
+        try FileSystem.makeDirectory(directory, permissions: 0o700)
+        defer {
+            do { try FileManager.default.removeItem(atPath: directory) } catch { Issue.record("cleanup: \(error)") }
+        }
+        let reading = LinuxFileReading()
+        func contents(_ path: String, followingLinks: Bool = false) throws(FileReadError) -> [UInt8] {
+            try reading.contents(ofRegularFile: path, maximumBytes: 4096, followingLinks: followingLinks)
+        }
+        // A FIFO nobody writes to: a blocking open would wait here for ever.
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: FileReadError.notRegularFile(.other)) { _ = try contents(fifo) }
+        // A device that never ends.
+        #expect(throws: FileReadError.notRegularFile(.other)) { _ = try contents("/dev/zero", followingLinks: true) }
+
+        let target = directory + "/target"
+        let file = try FileDescriptor.open(target, .writeOnly, options: [.create, .exclusive])
+        try file.writeAll(Array("elsewhere".utf8))
+        // 8 GiB, sparse: far past the limit, and only the limit and one byte are read.
+        try file.resize(to: 8 << 30)
+        try file.close()
+        #expect(throws: FileReadError.tooLarge(limitBytes: 4096)) { _ = try contents(target) }
+        try FileDescriptor.open(target, .writeOnly, options: [.truncate]).close()
+
+        let link = directory + "/link"
+        #expect(symlink(target, link) == 0)
+        #expect(throws: FileReadError.symbolicLink) { _ = try contents(link) }
+        #expect(try contents(link, followingLinks: true) == [])
+        #expect(FileReadError.symbolicLink.description.contains("symbolic link"))
+        #expect(FileReadError.notRegularFile(.other).description.contains("FIFO"))
     }
 
     @Test("pwrite rewrites in place without moving the offset, ftruncate cuts, errors are their Errno")
@@ -124,7 +162,10 @@ struct FileDescriptorTests {
                 try file.write(toAbsoluteOffset: offset, buffer)
             }
         }
-        func contents() throws -> String { String(decoding: try FileSystem.contents(of: path), as: UTF8.self) }
+        func bytes() throws -> [UInt8] {
+            try LinuxFileReading().contents(ofRegularFile: path, maximumBytes: 100, followingLinks: false)
+        }
+        func contents() throws -> String { String(decoding: try bytes(), as: UTF8.self) }
 
         #expect(try positioned("1000000\n", at: 0) == 8)
         #expect(try positioned("7\n", at: 0) == 2)
@@ -137,7 +178,7 @@ struct FileDescriptorTests {
         #expect(try Array("9".utf8).withUnsafeBytes { buffer throws(Errno) in try file.write(buffer) } == 1)
         #expect(try contents() == "9\n")
         try file.resize(to: 4)
-        #expect(try FileSystem.contents(of: path) == Array("9\n".utf8) + [0, 0])
+        #expect(try bytes() == Array("9\n".utf8) + [0, 0])
 
         let reader = try FileDescriptor.open(path, .readOnly)
         defer {

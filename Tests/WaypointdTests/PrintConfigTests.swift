@@ -26,4 +26,18 @@ struct PrintConfigTests {
         #expect(missing.status == 78)
         #expect(missing.standardError.contains("/nonexistent/waypointd.conf"))
     }
+
+    @Test("a NUL byte in a config line is shown escaped, and the message goes on past it")
+    func nulInLine() throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nul-\(UUID().uuidString).conf")
+        try Data("zone-degrees 2\u{0}5\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try ExternalTool.run(waypointd, ["--print-config", "--config", file.path])
+        #expect(output.status == 78)
+        let lines = output.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(output.standardError)")
+        #expect(lines.first?.hasPrefix("\(file.path):1: zone-degrees: '2\\u{00}5' is not") == true, "\(output.standardError)")
+        #expect(lines.first?.contains("(allowed: 1 to 179)") == true, "\(output.standardError)")
+    }
 }

@@ -30,21 +30,24 @@ final class SimulatedDaemon {
     /// - Parameters:
     ///   - configuration: the text of a configuration file to run with (`--config`).
     ///   - stateFiles: files to put in the state directory first, by name.
+    ///   - prepareState: run on the state directory (created) before the daemon starts, for what
+    ///     `stateFiles` cannot make: links, FIFOs.
     ///   - fileSizeLimitBytes: run it under `prlimit --fsize`, as `LimitFSIZE=` or a full disk would.
     init?(
         configuration: String? = nil, events: String? = nil, stateFiles: [String: String] = [:],
-        fileSizeLimitBytes: Int? = nil, extraArguments: [String] = []
+        prepareState: ((URL) throws -> Void)? = nil, fileSizeLimitBytes: Int? = nil, extraArguments: [String] = []
     ) async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
         executable = waypointd
         tree = try Self.motorTree()
         socket = tree.root.appendingPathComponent("control.sock").path
-        if !stateFiles.isEmpty {
+        if !stateFiles.isEmpty || prepareState != nil {
             let state = tree.root.appendingPathComponent("state")
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             for (name, contents) in stateFiles {
                 try contents.write(to: state.appendingPathComponent(name), atomically: false, encoding: .utf8)
             }
+            try prepareState?(state)
         }
         recording = tree.root.appendingPathComponent("run.jsonl").path
         var arguments = [
