@@ -10,6 +10,9 @@ public enum ControlErrorCode: String, Sendable, Hashable, CaseIterable, Codable 
     case lineTooLong = "line-too-long"
     /// The daemon already serves as many clients as it allows; the connection is closed.
     case tooManyClients = "too-many-clients"
+    /// The client sent no complete request for the idle timeout (10 s) after connecting or
+    /// its last reply, while not watching; the connection is closed, freeing its slot.
+    case timeout = "timeout"
     /// The request names something that does not exist, e.g. a recent destination beyond the list.
     case notFound = "not-found"
     /// The request is valid but cannot be carried out now: a calibration without enough

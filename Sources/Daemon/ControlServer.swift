@@ -13,6 +13,13 @@ import SystemSupport
 /// ``UnixSocketConnection/send(_:)``): a client that stops reading is dropped once
 /// ``Limits/outputBytes`` of its output wait unsent.
 ///
+/// Backpressure (``ClientFlow``): a client's reader thread passes on at most
+/// ``Limits/outstandingRequests`` requests not yet answered, and reads nothing more while
+/// replies wait unsent for it (dropping it if they wait ``Limits/idleTimeout``), so what a
+/// client costs is bounded however many requests it pipelines. A client quiet for
+/// ``Limits/idleTimeout`` (no complete request since it connected or was last answered, and not
+/// watching) is sent a `timeout` error and closed, so silent connections cannot hoard slots.
+///
 /// Lifecycle: bind the listener first (so `READY=1` can follow), create the server, then
 /// `try await server.run()` in the daemon's task group. ``stop()`` (or cancelling the task)
 /// closes the listener and disconnects every client, and ``run()`` returns once they are gone.
@@ -25,6 +32,10 @@ public final class ControlServer: Sendable {
         public var outputBytes = UnixSocketConnection.defaultOutputLimit
         /// The longest request line, in bytes.
         public var lineBytes = LineFramer.defaultMaximumLineLength
+        /// Requests read from one client and not yet answered, at most.
+        public var outstandingRequests = 8
+        /// How long a client may be quiet (see ``ControlServer``) before it is closed.
+        public var idleTimeout = Duration.seconds(10)
 
         /// The protocol's defaults.
         public init() {}
@@ -140,10 +151,13 @@ public final class ControlServer: Sendable {
             _ = registry.withLock { $0.clients.removeValue(forKey: id) }
         }
         connection.send(ControlReply.version(VersionGreeting()).line)
+        let flow = ClientFlow(outstandingRequests: limits.outstandingRequests, idleTimeout: limits.idleTimeout)
         let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
         do {
-            try BlockingThread.start { [limits] in
-                Self.readLoop(connection, maximumLineLength: limits.lineBytes, into: continuation)
+            try BlockingThread.start { [limits, logger] in
+                Self.readLoop(
+                    connection, id: id, flow: flow, maximumLineLength: limits.lineBytes, logger: logger,
+                    into: continuation)
             }
         } catch {
             logger?.error("control client \(id): cannot start its reader thread: \(error)")
@@ -158,6 +172,8 @@ public final class ControlServer: Sendable {
         var iterator = frames.makeAsyncIterator()
         await withTaskCancellationHandler {
             while let frame = await iterator.next() {
+                // Every frame the reader passed on holds a permit, given back once it is answered.
+                defer { flow.answered() }
                 let reply: ControlReply
                 var watchHertz: Double?
                 switch frame {
@@ -171,6 +187,7 @@ public final class ControlServer: Sendable {
                             await watcher?.value
                             watcher = nil
                             watchHertz = enabled ? hertz : nil
+                            flow.setWatching(enabled)
                             reply = .ok
                         } else {
                             reply = await respond(to: request)
@@ -191,8 +208,9 @@ public final class ControlServer: Sendable {
         watcher?.cancel()
         await watcher?.value
         // The descriptor is closed once the reader thread is done with it: after the shutdown
-        // wakes it (if it still waits) and it finishes the stream.
+        // wakes it (if it still waits for input or for a permit) and it finishes the stream.
         connection.shutdown()
+        flow.close()
         while await iterator.next() != nil {}
         connection.close()
     }
@@ -232,22 +250,50 @@ public final class ControlServer: Sendable {
     }
 
     /// A client's reader thread: frames what arrives until the peer closes or the connection is
-    /// shut down, then finishes the stream; `serve` closes the descriptor after that.
+    /// shut down, then finishes the stream; `serve` closes the descriptor after that. It waits
+    /// for a permit before passing each request on, and for queued replies to be taken before
+    /// it reads more (see ``ClientFlow``).
     private static func readLoop(
-        _ connection: UnixSocketConnection, maximumLineLength: Int,
+        _ connection: UnixSocketConnection, id: Int, flow: ClientFlow, maximumLineLength: Int, logger: Logger?,
         into continuation: AsyncStream<LineFramer.Frame>.Continuation
     ) {
         var framer = LineFramer(maximumLineLength: maximumLineLength)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count: Int
+        reading: while true {
+            if connection.hasQueuedOutput {
+                switch connection.drain(timeout: flow.idleTimeout) {
+                case .sent:
+                    break
+                case .queued:
+                    logger?.notice("control client \(id): not reading its replies; dropped")
+                    connection.shutdown()
+                    break reading
+                case .droppedOverLimit, .droppedFailed, .closed:
+                    break reading
+                }
+            }
             do {
-                count = try buffer.withUnsafeMutableBytes { raw throws(Errno) in try connection.receive(into: raw) }
+                switch flow.wait {
+                case .input(let timeout):
+                    guard try connection.waitForInput(timeout: timeout) else { continue reading }
+                case .idleTimeoutPassed:
+                    let seconds = flow.idleTimeout.seconds
+                    let error = ControlError(
+                        .timeout, "no request for \(DecimalFormat.fixed(seconds, fractionDigits: 0)) s; closing the connection")
+                    connection.send(ControlReply.error(error).line)
+                    logger?.debug("control client \(id): idle; closed")
+                    connection.shutdown()
+                    break reading
+                }
+                let count = try buffer.withUnsafeMutableBytes { raw throws(Errno) in try connection.receive(into: raw) }
+                if count == 0 { break }
+                for frame in framer.append(buffer[..<count]) {
+                    guard flow.admit() else { break reading }
+                    continuation.yield(frame)
+                }
             } catch {
                 break  // ECONNRESET and the like: the client is gone either way.
             }
-            if count == 0 { break }
-            for frame in framer.append(buffer[..<count]) { continuation.yield(frame) }
         }
         // A partial line left by a client that disconnected mid-line is discarded.
         continuation.finish()

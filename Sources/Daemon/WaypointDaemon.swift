@@ -268,11 +268,8 @@ final class SamplingAlarm: Sendable {
     func sleep(until deadline: ContinuousClock.Instant) -> Bool {
         let left = ContinuousClock.now.duration(to: deadline)
         guard left > .zero else { return false }
-        let (seconds, attoseconds) = left.components
-        // Rounded up: waking a little late keeps the absolute schedule; waking early would spin.
-        let milliseconds = Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, 3_600_000))
         var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        guard poll(&request, 1, milliseconds) > 0 else { return false }
+        guard poll(&request, 1, left.pollMilliseconds) > 0 else { return false }
         var drain: (UInt64, UInt64) = (0, 0)
         _ = withUnsafeMutableBytes(of: &drain) { read(readEnd, $0.baseAddress, $0.count) }
         return true

@@ -149,6 +149,16 @@ enum SocketCall {
             .map { _ in entries.map { $0.revents != 0 } }
     }
 
+    /// `poll(2)` on one descriptor for `events` (`POLLIN`, `POLLOUT`), waiting at most
+    /// `milliseconds` (-1: no limit); EINTR retried (with the whole wait again).
+    ///
+    /// - Returns: Whether the descriptor is ready, or hung up, or failed (the next call on it then
+    ///   reports what happened); false when the time passed.
+    static func wait(_ descriptor: Int32, for events: Int16, milliseconds: Int32) -> Result<Bool, Errno> {
+        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        return SystemCall.valueOrErrno { poll(&entry, 1, milliseconds) }.map { $0 > 0 }
+    }
+
     /// `recv(2)`, blocking, EINTR retried.
     static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         SystemCall.valueOrErrno { recv(descriptor, buffer.baseAddress, buffer.count, 0) }

@@ -100,6 +100,38 @@ public final class UnixSocketConnection: Sendable, CustomStringConvertible {
         try SocketCall.receive(descriptor, into: buffer).get()
     }
 
+    /// Waits until there are bytes to receive (or the peer left, or the connection was shut
+    /// down), for at most `timeout`. Corresponds to `poll(POLLIN)`.
+    ///
+    /// - Parameter timeout: The longest wait; nil waits for ever.
+    /// - Returns: false when the time passed with nothing to read.
+    /// - Throws: The `Errno` that `poll` failed with, e.g. `ENOMEM`.
+    public func waitForInput(timeout: Duration?) throws(Errno) -> Bool {
+        try SocketCall.wait(descriptor, for: Int16(POLLIN), milliseconds: timeout?.pollMilliseconds ?? -1).get()
+    }
+
+    /// Whether output waits here for the peer to read.
+    public var hasQueuedOutput: Bool { state.withLock { !$0.pending.isEmpty } }
+
+    /// Waits for the peer to take what is queued, sending it as room appears, for at most
+    /// `timeout` in all. Corresponds to `poll(POLLOUT)` and the sends of ``flush()``.
+    ///
+    /// - Parameter timeout: The longest wait.
+    /// - Returns: `.sent` once nothing is queued; `.queued` when the time passed first; a drop or
+    ///   `.closed` as ``send(_:)`` reports them.
+    public func drain(timeout: Duration) -> SendOutcome {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let outcome = flush()
+            guard case .queued = outcome else { return outcome }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return outcome }
+            if case .failure = SocketCall.wait(descriptor, for: Int16(POLLOUT), milliseconds: left.pollMilliseconds) {
+                return outcome
+            }
+        }
+    }
+
     /// Sends bytes without blocking, after anything still queued from earlier calls.
     ///
     /// - Parameter bytes: The bytes, e.g. one reply line.

@@ -88,6 +88,20 @@ public final class ChildProcess: Sendable {
         return (user + system) / ticksPerSecond
     }
 
+    /// A field of `/proc/PID/status` in kilobytes or as a count: `VmRSS`, `VmHWM`, `Threads`.
+    public func status(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return line.dropFirst(field.count + 1).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    /// How many descriptors it has open, from `/proc/PID/fd`.
+    public var openDescriptors: Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(processID)/fd"))?.count
+    }
+
     /// Polls until `condition` holds for the output lines so far, or `timeout` passes.
     /// - Returns: whether it held.
     @discardableResult

@@ -15,6 +15,8 @@ private final class FakeHandler: ControlHandler {
     let clears = Mutex(0)
     let calls = Mutex<[String]>([])
     let statusCount = Mutex(0)
+    /// While true, `status()` waits: a handler that has stopped answering.
+    let statusHeld = Mutex(false)
 
     func go(_ coordinate: Coordinate, name: String?) async -> Result<Void, ControlError> {
         goes.withLock { $0.append(SavedDestination(coordinate: coordinate, name: name)) }
@@ -28,6 +30,7 @@ private final class FakeHandler: ControlHandler {
 
     func status() async -> StatusReport {
         statusCount.withLock { $0 += 1 }
+        while statusHeld.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
         return StatusReport(
             state: "guiding",
             fix: .init(time: "2026-05-01T12:00:00Z", mode: 3, latitude: 48.85, longitude: 2.29, horizontalErrorMeters: 4),
@@ -86,6 +89,12 @@ private final class TestClient {
     deinit { Glibc.close(descriptor) }
 
     func write(_ text: String) { write(Array(text.utf8)) }
+
+    /// Sends without waiting: how many bytes the kernel took (0 when the socket is full).
+    func writeWithoutBlocking(_ bytes: [UInt8]) -> Int {
+        let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return max(written, 0)
+    }
 
     func write(_ bytes: [UInt8]) {
         let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -459,6 +468,108 @@ struct ControlServerTests {
             #expect(lines > 0, "the watcher got updates before it was dropped")
             #expect(lines < 50, "the watcher was dropped, not served all along")
             #expect(try await other.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+        }
+    }
+
+    @Test("a client whose requests go unanswered is not read further: it cannot push megabytes into the server")
+    func backpressure() async throws {
+        let handler = FakeHandler()
+        handler.statusHeld.withLock { $0 = true }
+        try await withServer(handler: handler) { path, handler in
+            let client = try await connectGreeted(path)
+            let line = Array(#"{"cmd":"status"}"#.utf8) + [10]
+            // Pipeline until the socket takes no more; with nothing answered, the server reads
+            // only its permits' worth, so the kernel's buffers fill and writes stop.
+            var sent = 0
+            var stalls = 0
+            var rest: ArraySlice<UInt8> = []
+            while sent < 64 << 20 {
+                let count = client.writeWithoutBlocking(line)
+                if count == line.count {
+                    sent += 1
+                    stalls = 0
+                    continue
+                }
+                if count > 0 {
+                    rest = line[count...]
+                    break
+                }
+                stalls += 1
+                if stalls > 50 { break }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            let sentBytes = sent * line.count
+            #expect(sentBytes < 4 << 20, "the server took \(sentBytes) bytes of requests it had not answered")
+            #expect(handler.statusCount.withLock { $0 } == 1, "one request is being answered, the rest wait")
+            handler.statusHeld.withLock { $0 = false }
+            if !rest.isEmpty { client.write(Array(rest)) }
+            let expected = sent + (rest.isEmpty ? 0 : 1)
+            for index in 0..<expected {
+                let reply = try #require(try await client.readObject(), "reply \(index) of \(expected)")
+                #expect(reply["class"] as? String == "STATUS")
+            }
+            #expect(handler.statusCount.withLock { $0 } == expected, "every request is answered once")
+        }
+    }
+
+    @Test("a quiet client is sent a timeout error and closed, freeing its slot; watchers and busy clients stay")
+    func idleTimeout() async throws {
+        var limits = ControlServer.Limits()
+        limits.clients = 3
+        limits.idleTimeout = .milliseconds(600)
+        try await withServer(limits: limits) { path, _ in
+            let silent = try await connectGreeted(path)
+            let watcher = try await connectGreeted(path)
+            #expect(try await watcher.request(#"{"cmd":"watch","hz":5}"#)["class"] as? String == "OK")
+            let busy = try await connectGreeted(path)
+            // All three slots are taken.
+            let refused = try TestClient(path: path)
+            #expect(try await refused.readObject()?["code"] as? String == "too-many-clients")
+
+            let start = ContinuousClock.now
+            // The busy client asks every 200 ms.
+            while ContinuousClock.now - start < .milliseconds(1500) {
+                #expect(try await busy.request(#"{"cmd":"clear"}"#)["class"] as? String == "OK")
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let timeout = try #require(try await silent.readObject(timeout: .seconds(2)))
+            #expect(timeout["class"] as? String == "ERROR")
+            #expect(timeout["code"] as? String == "timeout")
+            #expect(timeout["message"] as? String == "no request for 1 s; closing the connection")
+            #expect(try await silent.readLine(timeout: .seconds(2)) == nil, "closed after the error")
+            // The watcher is still served, and its slot is its own.
+            var updates = 0
+            while let line = try await watcher.readLine(timeout: .milliseconds(500)),
+                String(decoding: line, as: UTF8.self).contains("STATUS")
+            {
+                updates += 1
+                if updates > 5 { break }
+            }
+            #expect(updates > 5, "the watcher kept its updates")
+            // The freed slot serves a new client.
+            let newcomer = try await connectGreeted(path)
+            #expect(try await newcomer.request(#"{"cmd":"status"}"#)["class"] as? String == "STATUS")
+        }
+    }
+
+    @Test("a client that sends a byte at a time without ever ending a line is closed at the idle timeout")
+    func slowLoris() async throws {
+        var limits = ControlServer.Limits()
+        limits.idleTimeout = .milliseconds(500)
+        try await withServer(limits: limits) { path, _ in
+            let loris = try await connectGreeted(path)
+            let start = ContinuousClock.now
+            var closedAfter: Duration?
+            while ContinuousClock.now - start < .seconds(3) {
+                if loris.writeWithoutBlocking([UInt8(ascii: " ")]) == 0 { break }
+                if let line = try? await loris.readLine(timeout: .milliseconds(100)) {
+                    #expect(String(decoding: line, as: UTF8.self).contains(#""code":"timeout""#))
+                    closedAfter = ContinuousClock.now - start
+                    break
+                }
+            }
+            let after = try #require(closedAfter, "the slow client was never closed")
+            #expect(after < .milliseconds(1500), "closed after \(after)")
         }
     }
 }
