@@ -235,7 +235,8 @@ public actor DaemonCore: ControlHandler {
             haptic: StatusReport.Haptic(
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: player.duty,
                 pattern: player.pattern?.rawValue),
-            calibration: calibrationState, isMuted: saved.muted, problems: problems)
+            calibration: calibrationState, isMuted: saved.muted,
+            problems: problems + (player.fault.map { ["motor: \($0); retrying"] } ?? []))
     }
 
     public func recent() async -> [SavedDestination] { Array(saved.recent) }

@@ -93,7 +93,14 @@ public enum WaypointDaemon {
         // A simulated board is calibrated by construction (no hard iron is simulated).
         let calibration = saved.calibration?.calibration ?? (options.simulate ? .identity : nil)
         let pipeline = configuration.navigationPipeline(calibration: calibration)
-        let player = HapticPlayer(channel: channel, settings: motor, clock: ContinuousClock())
+        let player = HapticPlayer(channel: channel, settings: motor, clock: ContinuousClock()) { fault in
+            // Once per spell: the player reports a fault when it starts and nil when it ends.
+            if let fault {
+                logger.error("the motor failed; it is off, and its channel is set up again until it works", ["error": "\(fault)"])
+            } else {
+                logger.notice("the motor works again")
+            }
+        }
         var recorder: Recorder?
         if let path = options.recordPath {
             do {

@@ -6,6 +6,12 @@ import SystemSupport
 /// long time on target, plays patterns ahead of the cue, and sleeps between edges (it never
 /// polls). Whatever ends `run()` (cancellation, an error), the motor is left off.
 ///
+/// A channel that fails (a write refused, or a read-back about once a second that finds the
+/// channel gone or driven by someone else) does not end the player: it switches the motor off
+/// as far as it can, reports the fault (``fault``, and once to the `faults` callback), and sets
+/// the channel up again after 1 s, then 2, 4 … 30 s, until it works; the cue carries on from
+/// there.
+///
 /// Cues and patterns arrive in a mailbox that any thread can post to without waiting
 /// (``deliver(cue:)``, ``deliver(pattern:)``): the sampling thread changes the cue up to 50
 /// times a second, and that must neither hop onto this actor nor wake the player, which reads
@@ -22,15 +28,33 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     /// When the player was made: the mailbox keeps times as durations since then.
     private let origin: C.Instant
     private let alarm: EdgeAlarm<C>
+    private let faults: @Sendable (PWMError?) -> Void
+
+    /// How often the channel is read back while the motor is in use.
+    static var verifyInterval: Duration { .seconds(1) }
+    /// The first wait before setting a failed channel up again; it doubles up to ``maximumRetryWait``.
+    static var firstRetryWait: Duration { .seconds(1) }
+    /// The longest wait between attempts to set a failed channel up again.
+    static var maximumRetryWait: Duration { .seconds(30) }
 
     /// The duty last written to the motor, 0…1 (0 before the first write and after shutdown).
     public nonisolated var duty: Double { mailbox.withLock { $0.duty } }
     /// The pattern playing now, if one is.
     public nonisolated var pattern: HapticPattern? { mailbox.withLock { $0.pattern } }
+    /// Why the motor cannot be driven now, while the channel is being set up again; nil when it
+    /// works.
+    public nonisolated var fault: PWMError? { mailbox.withLock { $0.fault } }
 
     /// A player for a channel; nothing is driven until `run()`.
-    public init(channel: any PWMChannel, settings: MotorSettings, clock: C) {
+    ///
+    /// - Parameter faults: Told on the player's thread when the channel fails (the error) and
+    ///   when it works again (nil): once per spell, for the log.
+    public init(
+        channel: any PWMChannel, settings: MotorSettings, clock: C,
+        faults: @escaping @Sendable (PWMError?) -> Void = { _ in }
+    ) {
         self.channel = channel
+        self.faults = faults
         renderer = ERMRenderer(settings: settings)
         self.clock = clock
         origin = clock.now
@@ -87,8 +111,8 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
 
     /// Drives the motor from the player's thread until the task is cancelled, then switches it
     /// off.
-    /// - Throws: the first `PWMError` (the motor has then been switched off as far as possible),
-    ///   or `Errno` when the thread cannot be started.
+    /// - Throws: the `PWMError` of the final switch-off, or `Errno` when the thread cannot be
+    ///   started.
     public func run() async throws {
         let failure = await withTaskCancellationHandler {
             await withCheckedContinuation { (finished: CheckedContinuation<(any Error)?, Never>) in
@@ -104,15 +128,11 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         if let failure { throw failure }
     }
 
-    /// The player's thread: plays until stopped or a write fails, then switches the motor off.
-    /// - Returns: the first error, if any.
+    /// The player's thread: plays until stopped, then switches the motor off.
+    /// - Returns: the shutdown's error, if any.
     private nonisolated func drive() -> (any Error)? {
-        do throws(PWMError) {
-            try loop()
-            return switchOff(after: nil)
-        } catch {
-            return switchOff(after: error)
-        }
+        loop()
+        return switchOff(after: nil)
     }
 
     /// Shuts the channel down; returns `failure`, or the shutdown's own error when there was none.
@@ -129,36 +149,88 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         }
     }
 
-    private nonisolated func loop() throws(PWMError) {
+    private nonisolated func loop() {
         // Every cue pulse is rendered into this one timeline, sized for the longest pulse up
         // front, so guiding allocates nothing (a sharper or softer cue would otherwise grow it).
         var cuePulse = DutyTimeline()
         cuePulse.reserveCapacity(renderer.maximumPulseSteps)
+        var lastVerified = clock.now
         while !alarm.isStopped {
-            let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
-                let next = mailbox.queued
-                mailbox.queued = nil
-                mailbox.pattern = next
-                // A cue pulse or a pattern starts now: only what comes from here on cuts it.
-                mailbox.cutPulse = false
-                mailbox.cutPattern = false
-                return (next, mailbox.cue, mailbox.onTargetSince)
+            do throws(PWMError) {
+                try playNext(into: &cuePulse, lastVerified: &lastVerified)
+            } catch {
+                recover(from: error)
+                lastVerified = clock.now
             }
-            if let next {
-                try perform(renderer.timeline(for: next), isPattern: true)
-                mailbox.withLock { $0.pattern = nil }
-            } else if let cue {
-                let settled =
-                    onTargetSince.map { origin.duration(to: clock.now) - $0 >= renderer.settings.heartbeatAfter } ?? false
-                if settled {
-                    renderer.heartbeat(for: cue, into: &cuePulse)
-                } else {
-                    renderer.pulse(for: cue, into: &cuePulse)
-                }
-                try perform(cuePulse, isPattern: false)
+        }
+    }
+
+    /// Plays the next pattern or cue pulse, or waits for one; reads the channel back first when
+    /// the motor is in use and the last check is ``verifyInterval`` old.
+    private nonisolated func playNext(into cuePulse: inout DutyTimeline, lastVerified: inout C.Instant) throws(PWMError) {
+        let (next, cue, onTargetSince) = mailbox.withLock { mailbox in
+            let next = mailbox.queued
+            mailbox.queued = nil
+            mailbox.pattern = next
+            // A cue pulse or a pattern starts now: only what comes from here on cuts it.
+            mailbox.cutPulse = false
+            mailbox.cutPattern = false
+            return (next, mailbox.cue, mailbox.onTargetSince)
+        }
+        if next != nil || cue != nil, lastVerified.duration(to: clock.now) >= Self.verifyInterval {
+            lastVerified = clock.now
+            try channel.verify()
+        }
+        if let next {
+            try perform(renderer.timeline(for: next), isPattern: true)
+            mailbox.withLock { $0.pattern = nil }
+        } else if let cue {
+            let settled =
+                onTargetSince.map { origin.duration(to: clock.now) - $0 >= renderer.settings.heartbeatAfter } ?? false
+            if settled {
+                renderer.heartbeat(for: cue, into: &cuePulse)
             } else {
-                _ = alarm.wait(until: nil)
+                renderer.pulse(for: cue, into: &cuePulse)
             }
+            try perform(cuePulse, isPattern: false)
+        } else {
+            _ = alarm.wait(until: nil)
+        }
+    }
+
+    /// After a channel failure: the motor off as far as it goes, the fault reported, and the
+    /// channel set up again with growing waits until it works or the player stops. A pattern
+    /// asked for meanwhile is dropped: a warning played late would mislead.
+    private nonisolated func recover(from error: PWMError) {
+        mailbox.withLock { mailbox in
+            mailbox.fault = error
+            mailbox.duty = 0
+            mailbox.pattern = nil
+            mailbox.queued = nil
+        }
+        faults(error)
+        // Best effort: the write that failed has already tried the same.
+        try? channel.setDuty(0)
+        var wait = Self.firstRetryWait
+        while !alarm.isStopped {
+            let deadline = clock.now.advanced(by: wait)
+            // Woken early by a new cue or pattern: keep waiting, unless stopping.
+            while alarm.wait(until: deadline), !alarm.isStopped {}
+            if alarm.isStopped { return }
+            do throws(PWMError) {
+                try channel.reopen()
+                try channel.verify()
+            } catch {
+                mailbox.withLock { $0.fault = error }
+                wait = min(wait * 2, Self.maximumRetryWait)
+                continue
+            }
+            mailbox.withLock { mailbox in
+                mailbox.fault = nil
+                mailbox.queued = nil
+            }
+            faults(nil)
+            return
         }
     }
 
@@ -217,4 +289,6 @@ private struct HapticMailbox {
     var duty = 0.0
     /// The pattern playing now.
     var pattern: HapticPattern?
+    /// Why the channel cannot be driven, while it is being set up again.
+    var fault: PWMError?
 }

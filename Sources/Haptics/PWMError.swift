@@ -12,6 +12,9 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
     case permissionTimeout(path: String)
     /// A sysfs read or write failed while doing `action`.
     case failed(action: String, SysfsError)
+    /// An attribute read back holds something other than what was written: another program
+    /// drives the channel, or it was reset.
+    case changedUnderneath(path: String, written: String, found: String)
 
     public var description: String {
         switch self {
@@ -29,6 +32,9 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "and does a udev rule grant the group write access to exported PWM channels?"
         case .failed(let action, let error):
             return "cannot \(action) (\(error.path)): \(Self.explain(error.errno))"
+        case .changedUnderneath(let path, let written, let found):
+            return "\(path) reads '\(found)', not the '\(written)' written: another program is driving "
+                + "the motor (waypointd motor-off or motor-test?) or the channel was reset"
         }
     }
 

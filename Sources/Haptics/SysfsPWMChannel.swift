@@ -60,6 +60,8 @@ public final class SysfsPWMChannel: PWMChannel {
         /// `duty_cycle`, open from the end of setup until shutdown.
         var dutyCycle: (any SysfsAttributeWriter)?
         var isShutDown = false
+        /// The duty last written through `dutyCycle`, nanoseconds.
+        var duty: UInt64 = 0
     }
 
     /// Opens channel `channel` of `chip`, exporting it if needed, and sets its period with the
@@ -144,7 +146,10 @@ public final class SysfsPWMChannel: PWMChannel {
         // the attribute during the write, nor a write turn the motor on after the shutdown.
         let outcome: Result<Void, SysfsError>? = state.withLock { state in
             guard let dutyCycle = state.dutyCycle else { return nil }
-            return Result { () throws(SysfsError) in try dutyCycle.write(duty) }
+            return Result { () throws(SysfsError) in
+                try dutyCycle.write(duty)
+                state.duty = duty
+            }
         }
         switch outcome {
         case .success:
@@ -159,6 +164,59 @@ public final class SysfsPWMChannel: PWMChannel {
             _ = switchOff()
             throw .failed(action: "set the duty cycle", error)
         }
+    }
+
+    /// Reads `duty_cycle` and `enable` back by their paths: a write to an attribute kept open
+    /// cannot tell that the channel was unexported and exported again, that another program
+    /// wrote it, or (on a test tree) that the file was removed. Two small reads; the player
+    /// calls this about once a second while the motor is in use, never at an edge.
+    public func verify() throws(PWMError) {
+        let written: UInt64? = state.withLock { $0.isShutDown || $0.dutyCycle == nil ? nil : $0.duty }
+        guard let written else {
+            throw .failed(action: "verify a channel shut down", SysfsError(path: dutyCyclePath, errno: ENODEV))
+        }
+        let duty = try Self.attempt("read back the duty cycle") { () throws(SysfsError) in
+            try fileSystem.read(dutyCyclePath)
+        }
+        // A driver may round the duty to its clock; 1 % of the period is more than any does.
+        guard let found = UInt64(duty), (found > written ? found - written : written - found) <= periodNanoseconds / 100
+        else {
+            throw .changedUnderneath(path: dutyCyclePath, written: String(written), found: duty)
+        }
+        let enable = try Self.attempt("read back the output's enable") { () throws(SysfsError) in
+            try fileSystem.read(channelDirectory + "/enable")
+        }
+        guard enable == "1" else { throw .changedUnderneath(path: channelDirectory + "/enable", written: "1", found: enable) }
+    }
+
+    /// Closes `duty_cycle`, writes period, duty 0 and enable again, and opens `duty_cycle`
+    /// anew: what recovers a channel unexported and exported again, or an attribute replaced.
+    public func reopen() throws(PWMError) {
+        let old: (any SysfsAttributeWriter)? = state.withLock { state in
+            defer { state.dutyCycle = nil }
+            return state.isShutDown ? nil : state.dutyCycle
+        }
+        // Whatever the old descriptor's close says, it is let go of; the writes below tell.
+        try? old?.close()
+        if !fileSystem.exists(channelDirectory) {
+            // Unexported under us (by hand, or a driver reload): export it again.
+            try Self.attempt("export channel \(channel) again") { () throws(SysfsError) in
+                try fileSystem.write(String(channel), to: chipDirectory + "/export")
+            }
+        }
+        try configure()
+        let dutyCycle = try Self.attempt("open the duty cycle") { () throws(SysfsError) in
+            try fileSystem.openAttribute(dutyCyclePath)
+        }
+        let isShutDown = state.withLock { state in
+            if !state.isShutDown {
+                state.dutyCycle = dutyCycle
+                state.duty = 0
+            }
+            return state.isShutDown
+        }
+        // A shutdown meanwhile wins: the new attribute is not kept.
+        if isShutDown { try? dutyCycle.close() }
     }
 
     public func shutDown() throws(PWMError) {

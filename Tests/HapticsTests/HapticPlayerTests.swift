@@ -162,36 +162,88 @@ extension HapticPlayerTests {
     }
 }
 
-/// A channel whose writes fail after the first few, as a bus or sysfs fault would.
-private final class FailingChannel: PWMChannel, @unchecked Sendable {
+/// A channel that breaks after a few writes, as an unexported channel or a bus fault would, and
+/// can be set up again once it is mended.
+private final class FailingChannel: PWMChannel, Sendable {
+    private struct State {
+        var writesLeft = 3
+        var isMended = false
+        var duty: UInt64 = 0
+        var writes = 0
+        /// The duty last asked for, whether or not the write went through.
+        var asked: UInt64?
+        var reopens = 0
+        var shutDowns = 0
+    }
+
     let periodNanoseconds: UInt64 = 40_000
-    var writesLeft = 3
-    var duty: UInt64 = 0
-    var shutDowns = 0
+    private let state = Mutex(State())
+    var duty: UInt64 { state.withLock { $0.duty } }
+    var reopens: Int { state.withLock { $0.reopens } }
+    var asked: UInt64? { state.withLock { $0.asked } }
+    /// Writes that went through.
+    var writes: Int { state.withLock { $0.writes } }
+    var shutDowns: Int { state.withLock { $0.shutDowns } }
+    func mend() { state.withLock { $0.isMended = true } }
+
+    private static let broken = PWMError.failed(action: "set the duty cycle", SysfsError(path: "/x", errno: 19))
 
     func setDutyCycle(nanoseconds: UInt64) throws(PWMError) {
-        guard writesLeft > 0 else { throw .failed(action: "set the duty cycle", SysfsError(path: "/x", errno: 5)) }
-        writesLeft -= 1
-        duty = nanoseconds
+        try state.withLock { state throws(PWMError) in
+            state.asked = nanoseconds
+            guard state.writesLeft > 0 || state.isMended else { throw Self.broken }
+            state.writesLeft -= 1
+            state.duty = nanoseconds
+            state.writes += 1
+        }
+    }
+
+    func reopen() throws(PWMError) {
+        try state.withLock { state throws(PWMError) in
+            state.reopens += 1
+            guard state.isMended else { throw Self.broken }
+            state.duty = 0
+        }
     }
 
     func shutDown() throws(PWMError) {
-        duty = 0
-        shutDowns += 1
+        state.withLock { state in
+            state.duty = 0
+            state.shutDowns += 1
+        }
     }
 }
 
 @Suite("The player when the channel fails")
 struct HapticPlayerFailureTests {
-    @Test("an error out of the loop is thrown after the motor is switched off")
-    func errorLeavesMotorOff() async throws {
+    @Test("a failed channel is reported once, retried at 1, 2, 4 … s, and driven again once it works")
+    func failureIsRetried() async throws {
         let clock = ManualClock()
         let channel = FailingChannel()
-        let player = HapticPlayer(channel: channel, settings: MotorSettings(), clock: clock)
+        let reports = Mutex<[String]>([])
+        let player = HapticPlayer(channel: channel, settings: MotorSettings(), clock: clock) { fault in
+            reports.withLock { $0.append(fault.map { "\($0)" } ?? "works") }
+        }
         let running = Task { try await player.run() }
         player.deliver(cue: HapticCue(intensity: 1, sharpness: 0))
-        await HapticPlayerTests.drive(clock, until: .seconds(2))
-        await #expect(throws: PWMError.self) { try await running.value }
+        await HapticPlayerTests.drive(clock, until: .seconds(8))
+        #expect(player.fault != nil)
+        #expect(player.duty == 0)
+        #expect(channel.asked == 0, "the last thing asked of the broken channel was to stop the motor")
+        // Broken at ~0 s; attempts at 1, 3 and 7 s.
+        #expect(channel.reopens == 3)
+        #expect(reports.withLock { $0.count } == 1, "one report for the whole spell: \(reports.withLock { $0 })")
+
+        let writesWhileBroken = channel.writes
+        channel.mend()
+        await HapticPlayerTests.drive(clock, until: .seconds(20))
+        #expect(channel.reopens == 4, "mended, so the attempt at 15 s worked and no more were needed")
+        #expect(player.fault == nil)
+        #expect(reports.withLock { $0 }.last == "works")
+        #expect(reports.withLock { $0.count } == 2)
+        #expect(channel.writes > writesWhileBroken + 10, "pulses are written again after the mend")
+        running.cancel()
+        try await running.value
         #expect(channel.shutDowns == 1)
         #expect(channel.duty == 0)
     }

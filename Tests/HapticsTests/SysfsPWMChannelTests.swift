@@ -161,6 +161,45 @@ struct SysfsPWMChannelTests {
         #expect(third.openAttributes.isEmpty)
     }
 
+    @Test("verify finds another writer, a disabled output or an unexported channel; reopen sets it up again")
+    func verifyAndReopen() throws {
+        let tree = try PWMSysfsTree(udevDelayChecks: 0)
+        let channel = try SysfsPWMChannel(fileSystem: tree, chip: .auto, channel: 0, periodNanoseconds: Self.period)
+        let duty = "/sys/class/pwm/pwmchip0/pwm0/duty_cycle"
+        try channel.setDuty(0.5)
+        try channel.verify()
+
+        // Another program (`waypointd motor-off --force`) writes the duty by path.
+        try tree.write("0", to: duty)
+        #expect(throws: PWMError.changedUnderneath(path: duty, written: "20000", found: "0")) { try channel.verify() }
+        try channel.reopen()
+        try channel.verify()
+        try channel.setDuty(0.25)
+        #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "10000")
+        try channel.verify()
+
+        // Or disables the output.
+        try tree.write("0", to: "/sys/class/pwm/pwmchip0/pwm0/enable")
+        #expect(throws: PWMError.changedUnderneath(path: "/sys/class/pwm/pwmchip0/pwm0/enable", written: "1", found: "0")) {
+            try channel.verify()
+        }
+        #expect("\(PWMError.changedUnderneath(path: duty, written: "1", found: "0"))".contains("another program is driving the motor"))
+
+        // Or unexports the channel: the open attribute is orphaned (ENODEV), the read-back finds
+        // nothing, and reopening exports it again.
+        try tree.write("0", to: "/sys/class/pwm/pwmchip0/unexport")
+        #expect(throws: PWMError.self) { try channel.setDuty(0.5) }
+        #expect(throws: PWMError.self) { try channel.verify() }
+        try channel.reopen()
+        try channel.setDuty(0.5)
+        try channel.verify()
+        #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "20000")
+        #expect(tree.value("pwmchip0/pwm0/enable") == "1")
+        try channel.shutDown()
+        #expect(tree.openAttributes.isEmpty)
+        #expect(throws: PWMError.self) { try channel.verify() }
+    }
+
     @Test("the tree itself refuses what the kernel refuses")
     func treeRules() throws {
         let tree = try PWMSysfsTree(udevDelayChecks: 0)

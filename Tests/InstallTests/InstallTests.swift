@@ -202,7 +202,12 @@ struct InstallTests {
     @Test("the units agree with the daemon's defaults: socket path, state and config directories")
     func unitsMatchDefaults() throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }
-        let printed = try ExternalTool.run(waypointd, ["--print-config", "--config", "/dev/null"])
+        // An empty config file: every key at its default. (Not /dev/null: only a regular file is
+        // read as a config, so that a FIFO or a device cannot hang or flood the daemon.)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).conf")
+        try Data().write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let printed = try ExternalTool.run(waypointd, ["--print-config", "--config", empty.path])
         #expect(printed.status == 0, "\(printed.standardError)")
         let socket = try TestData.text("systemd/waypointd.socket")
         let service = try TestData.text("systemd/waypointd.service")

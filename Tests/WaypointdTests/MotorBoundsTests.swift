@@ -11,7 +11,10 @@ struct MotorBoundsTests {
     func buzzFlood(stop: String) async throws {
         guard let daemon = try await SimulatedDaemon() else { return }
         let client = try daemon.client()
-        for _ in 0..<1000 { client.send(#"{"cmd":"buzz","pattern":"test"}"#) }
+        // One write, as a client that pipelines does: the daemon reads no further while replies
+        // wait for a client, so a client that wrote a thousand lines one send at a time before
+        // reading any reply would fill both directions' buffers and stall (see README, Limits).
+        client.send(bytes: Array(String(repeating: #"{"cmd":"buzz","pattern":"test"}"# + "\n", count: 1000).utf8))
         var accepted = 0
         var refused = 0
         for _ in 0..<1000 {
@@ -56,6 +59,47 @@ struct HalfCloseTests {
         #expect(client.receive() == nil, "the daemon closes after the last reply")
         let status = try daemon.client().request(#"{"cmd":"status"}"#)
         #expect((status?["destination"] as? [String: Any])?["name"] as? String == "far")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+}
+
+/// Issue 17, item 8: the motor's channel going wrong under the daemon while it guides.
+@Suite("A PWM channel that fails during guidance")
+struct PWMFaultTests {
+    @Test("duty_cycle removed, or a directory in its place: a problem in status, logged once, and recovered once it is back",
+          arguments: ["removed", "directory"])
+    func channelFault(kind: String) async throws {
+        guard let daemon = try await SimulatedDaemon() else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let duty = daemon.tree.root.appendingPathComponent("sys/class/pwm/pwmchip0/pwm0/duty_cycle")
+        try await Task.sleep(for: .seconds(1))
+        try FileManager.default.removeItem(at: duty)
+        if kind == "directory" { try FileManager.default.createDirectory(at: duty, withIntermediateDirectories: false) }
+
+        let failed = try await daemon.waitForStatus(client, seconds: 5) { status in
+            (status["problems"] as? [String])?.contains { $0.hasPrefix("motor: ") && $0.contains("duty") } == true
+        }
+        let status = try #require(failed, "no motor problem in status; \(daemon.log)")
+        #expect((status["haptic"] as? [String: Any])?["duty"] as? Double == 0, "status shows the motor off: \(status)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(daemon.process.errors.filter { $0.text.contains("the motor failed") }.count == 1, "\(daemon.log)")
+
+        // Mended: the file is back; the next attempt (within 1 + 2 + 4 s) sets the channel up again.
+        if kind == "directory" { try FileManager.default.removeItem(at: duty) }
+        try "0\n".write(to: duty, atomically: false, encoding: .utf8)
+        let mended = try await daemon.waitForStatus(client, seconds: 12) { status in
+            (status["problems"] as? [String]) == []
+        }
+        #expect(mended != nil, "the motor problem stayed; \(daemon.log)")
+        #expect(daemon.logged("the motor works again") != nil, "\(daemon.log)")
+        // Pulses reach the restored file again.
+        var sawPulse = false
+        for _ in 0..<100 where !sawPulse {
+            sawPulse = daemon.dutyNanoseconds != "0" && daemon.dutyNanoseconds != "?"
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(sawPulse, "no pulse after the mend")
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 }
