@@ -30,7 +30,7 @@ INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl \
 # The checked-in units are those of the default PREFIX; installing rewrites their paths.
 UNIT_PATHS    = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/waypointd/|$(DOCDIR)/|g'
 
-.PHONY: all deps build test demo bench install install-files release uninstall print-install-files clean
+.PHONY: all deps build test fuzz soak demo bench install install-files release uninstall print-install-files clean
 
 all: build
 
@@ -53,6 +53,22 @@ test: build
 	$(SWIFT) build --build-tests
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip '$(END_TO_END)'
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --no-parallel --filter '$(END_TO_END)'
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## soak: the long runs on the release build: the mixed-load soak for SOAK_SECONDS (1800) and
+## the 2 000 000-request pipelined flood
+SOAK_SECONDS ?= 1800
+soak: build
+	$(SWIFT) build -c release --product waypointd
+	$(SWIFT) build --build-tests
+	WAYPOINT_BIN_DIR=$(CURDIR)/$(RELEASE_BIN) WAYPOINT_SOAK_SECONDS=$(SOAK_SECONDS) WAYPOINT_FLOOD_REQUESTS=2000000 \
+		$(SWIFT) test --skip-build --no-parallel --filter 'SoakTests|ClientBoundsTests'
+
+## fuzz: the libFuzzer targets (JSON, requests, coordinates, config, recordings), each for
+## FUZZ_SECONDS (60), two at a time, from the seeds in Fuzz/corpus; `make test` runs it too
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## demo: show what works today: bearings on the WGS84 ellipsoid and WMM2025 declination
 demo: build

@@ -77,3 +77,12 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
     ]
 )
+
+// The libFuzzer targets (`make fuzz`): built only when asked, with `-sanitize=fuzzer`; in an
+// ordinary build the target would not link (libFuzzer's driver would be missing).
+if Context.environment["WAYPOINT_FUZZ"] != nil {
+    package.products.append(.executable(name: "waypoint-fuzz", targets: ["waypoint-fuzz"]))
+    package.targets.append(
+        .executableTarget(
+            name: "waypoint-fuzz", dependencies: ["ControlProtocol", "Daemon", "Geodesy"], path: "Fuzz/Sources"))
+}
