@@ -36,12 +36,19 @@ public enum SignalStream {
 
     /// Ignores, without a word, SIGPIPE (a write to a closed pipe or socket then fails with
     /// EPIPE: a closed stderr or a client gone would otherwise end the daemon on the next
-    /// write) and SIGPROF (a profiler's timer; catching it through a dispatch source made the
-    /// process spin, so it is only ignored).
+    /// write), SIGPROF (a profiler's timer; catching it through a dispatch source made the
+    /// process spin, so it is only ignored) and the real-time signals SIGRTMIN to SIGRTMAX
+    /// (`kill -RTMIN+3`), whose default action also ends the process and which the daemon has
+    /// no use for.
     public static func ignoreQuietly() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGPROF, SIG_IGN)
+        for number in realTimeSignals { signal(number, SIG_IGN) }
     }
+
+    /// SIGRTMIN…SIGRTMAX as this C library numbers them (glibc keeps the first two or three
+    /// of the kernel's for its threads, hence the functions rather than constants).
+    public static var realTimeSignals: ClosedRange<Int32> { __libc_current_sigrtmin()...__libc_current_sigrtmax() }
 
     /// The conventional name of a signal, e.g. `SIGTERM`.
     public static func name(_ number: Int32) -> String {

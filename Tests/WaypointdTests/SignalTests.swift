@@ -8,11 +8,14 @@ import TestSupport
 @Suite("Signals")
 struct SignalTests {
     @Test(
-        "SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE and the rest of the terminating signals leave it guiding; SIGTERM stops it with the motor off",
+        "SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, the real-time signals and the rest of the terminating signals leave it guiding; SIGTERM stops it with the motor off",
         arguments: [
             ("SIGHUP", SIGHUP), ("SIGUSR1", SIGUSR1), ("SIGUSR2", SIGUSR2), ("SIGALRM", SIGALRM), ("SIGPIPE", SIGPIPE),
             ("SIGVTALRM", SIGVTALRM), ("SIGPROF", SIGPROF), ("SIGIO", SIGIO), ("SIGXCPU", SIGXCPU), ("SIGXFSZ", SIGXFSZ),
             ("SIGPWR", SIGPWR), ("SIGSTKFLT", SIGSTKFLT),
+            // Real-time signals, as glibc numbers them: SIGRTMIN, SIGRTMIN+3, SIGRTMAX.
+            ("SIGRTMIN", __libc_current_sigrtmin()), ("SIGRTMIN+3", __libc_current_sigrtmin() + 3),
+            ("SIGRTMAX", __libc_current_sigrtmax()),
         ])
     func ignored(name: String, number: Int32) async throws {
         guard let daemon = try await SimulatedDaemon() else { return }
