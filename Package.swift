@@ -60,7 +60,7 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "Simulation", "TestSupport"]),
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),

@@ -47,7 +47,7 @@ public struct StatusReport: Sendable, Hashable {
         public var correction: String?
         /// `coasting`: seconds the heading has coasted on the gyroscope; 0 unless coasting.
         public var coastingSeconds: Double?
-        /// `problem`: why the heading cannot guide (`not-calibrated`, `interference`,
+        /// `problem`: why the heading cannot guide (`no-imu`, `not-calibrated`, `interference`,
         /// `pointing-vertical`, `no-solution`), or null.
         public var problem: String?
 

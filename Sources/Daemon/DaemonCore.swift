@@ -36,6 +36,8 @@ public actor DaemonCore: ControlHandler {
     private let recorder: Recorder?
     /// What went wrong at start (a state file set aside), for `status`.
     private let problems: [String]
+    /// Why there is no IMU to read, while there is none (the sampling thread retries).
+    private let imuProblem = Mutex<String?>(nil)
     /// The navigator's state after the latest event, readable without the lock (for the
     /// sampling rate and systemd's STATUS= line).
     private let currentState = Atomic<UInt8>(0)
@@ -134,6 +136,9 @@ public actor DaemonCore: ControlHandler {
         }
     }
 
+    /// Why no IMU can be read (nil once one is): from the sampling thread, which keeps trying.
+    public nonisolated func imuChanged(problem: String?) { imuProblem.withLock { $0 = problem } }
+
     /// One IMU sample, taken at `instant` (a burst's samples are older than the burst); any
     /// thread.
     public nonisolated func sample(_ sample: IMUSample, at instant: ContinuousClock.Instant = .now) {
@@ -219,7 +224,8 @@ public actor DaemonCore: ControlHandler {
                 time: $0.time?.iso8601, mode: $0.mode.rawValue, latitude: $0.coordinate?.latitudeDegrees,
                 longitude: $0.coordinate?.longitudeDegrees, horizontalErrorMeters: $0.horizontalErrorMeters)
         }
-        let heading = lastHeading.map {
+        let imu = imuProblem.withLock { $0 }
+        let heading = imu != nil ? StatusReport.Heading(isReliable: false, problem: "no-imu") : lastHeading.map {
             StatusReport.Heading(
                 trueDegrees: $0.trueDegrees, magneticDegrees: $0.magneticDegrees, declinationDegrees: $0.declinationDegrees,
                 isReliable: $0.isReliable, biasDegrees: courseBiasDegrees, correction: $0.correction.rawValue,
@@ -236,7 +242,8 @@ public actor DaemonCore: ControlHandler {
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: player.duty,
                 pattern: player.pattern?.rawValue),
             calibration: calibrationState, isMuted: saved.muted,
-            problems: problems + (player.fault.map { ["motor: \($0); retrying"] } ?? []))
+            problems: problems + (imu.map { ["imu: \($0); trying again"] } ?? [])
+                + (player.fault.map { ["motor: \($0); retrying"] } ?? []))
     }
 
     public func recent() async -> [SavedDestination] { Array(saved.recent) }

@@ -342,9 +342,9 @@ struct Sampling: Sendable {
         }
     }
 
-    /// Opens the IMU (or the simulated board) and samples until stopped.
+    /// Samples until stopped: opens the IMU (or the simulated board) when it can, retrying
+    /// while it cannot (``IMUAcquisition``), ticks the core either way, and pets the watchdog.
     private func loop() {
-        let reader: IMUReader
         var board: SimulatedBoard?
         if walker != nil {
             let physics = SensorPhysics(
@@ -355,52 +355,39 @@ struct Sampling: Sendable {
             // tried), else the BerryGPS-IMU v4.
             let preset: BoardPreset
             if case .preset(let configured) = configuration.imu { preset = configured } else { preset = .berryGPSIMUv4 }
-            let simulated = SimulatedBoard(preset: preset, physics: physics)
-            board = simulated
-            do throws(I2CError) {
-                reader = try IMUReader(selection: simulated.selection, bus: simulated.bus)
-            } catch {
-                logger.error("cannot open the simulated IMU", ["error": "\(error)"])
-                return
-            }
-        } else {
-            let bus = configuration.i2cBus
-            let linuxBus = LinuxI2CBus(number: bus)
-            let detected = IMUDetector(bus: linuxBus).detect()
-            guard let selection = configuration.imuSelection(detected: detected.selection) else {
-                logger.error("no usable IMU found", ["i2c.bus": "\(bus)", "report": detected.report])
-                return
-            }
-            do throws(I2CError) {
-                reader = try IMUReader(selection: selection, bus: linuxBus)
-            } catch {
-                logger.error("cannot open the IMU", ["error": "\(error)"])
-                return
-            }
+            board = SimulatedBoard(preset: preset, physics: physics)
         }
-        let readsPerPeriod = IMUSampleAverage.readsPerSample(
-            hasGyroscope: reader.hasGyroscope, sampleRateHertz: configuration.sampleRateHertz)
-        let readInterval = interval / readsPerPeriod
-        // With a FIFO the chips' own clock paces the samples, and a burst stands for this many
-        // sample periods (for the reader's stall and backoff counts).
-        let fifoRateHertz = reader.fifoRateHertz
-        let pollsPerBurst = Int((Self.burstInterval.seconds * configuration.sampleRateHertz).rounded())
-        var burst = IMUBurst()
         var world = walker.map { SimulatedWorld(walker: $0, script: script, logger: logger) }
+        if let board { world?.start(board: board) }
         if world != nil { logger.info("gps connected", ["gps.server": "simulated"]) }
+        var acquisition = IMUAcquisition(
+            source: board.map { .simulated($0) } ?? .linux(bus: configuration.i2cBus), configuration: configuration,
+            logger: logger)
+        var reader: IMUReader?
 
-        // Idle, sample at least as often as the watchdog needs petting.
+        // Petted at a third of its interval, in every state, so that a stall of up to two
+        // thirds of it (an SD card or a bus holding the thread up) is survived.
         let watchdogInterval = notifier.watchdogInterval
-        let idleInterval = watchdogInterval.map { min(Self.idleInterval, $0 / 2) } ?? Self.idleInterval
+        let idleInterval = watchdogInterval.map { min(Self.idleInterval, $0 / 3) } ?? Self.idleInterval
         var deadline = ContinuousClock.now
         var nextPet = deadline
         var average = IMUSampleAverage()
         var reads = 0
         var faults = FaultLog()
+        var burst = IMUBurst()
         while !alarm.isStopped {
+            if reader == nil, let opened = acquisition.attempt() {
+                reader = opened
+                core.imuChanged(problem: nil)
+            } else if reader == nil {
+                core.imuChanged(problem: acquisition.problem)
+            }
             let needsHeading = core.needsHeading
-            // The FIFO's rate while bursts are read; nil while polling.
-            let burstRateHertz = needsHeading ? fifoRateHertz : nil
+            // The FIFO's rate while bursts are read; nil while polling (or without an IMU).
+            let burstRateHertz = needsHeading ? reader?.fifoRateHertz : nil
+            let readsPerPeriod = IMUSampleAverage.readsPerSample(
+                hasGyroscope: reader?.hasGyroscope ?? false, sampleRateHertz: configuration.sampleRateHertz)
+            let readInterval = interval / readsPerPeriod
             if let board {
                 // While bursting, the chips queue a sample per step of their own rate.
                 world?.advance(
@@ -408,11 +395,12 @@ struct Sampling: Sendable {
                     stepSeconds: burstRateHertz.map { 1 / $0 } ?? readInterval.seconds,
                     updatingEachStep: burstRateHertz != nil)
             }
-            if let burstRateHertz {
+            if let reader, let burstRateHertz {
+                let pollsPerBurst = Int((Self.burstInterval.seconds * configuration.sampleRateHertz).rounded())
                 let outcome = reader.readBurst(into: &burst, polls: pollsPerBurst)
                 faults.note(outcome, logger: logger)
                 if case .sample = outcome { deliver(burst, rateHertz: burstRateHertz) } else { core.tick() }
-            } else {
+            } else if let reader {
                 let outcome = reader.read()
                 faults.note(outcome, logger: logger)
                 if case .sample(let sample) = outcome { average.add(sample) }
@@ -421,16 +409,25 @@ struct Sampling: Sendable {
                     reads = 0
                     if let sample = average.take() { core.sample(sample) } else { core.tick() }
                 }
+            } else {
+                // No IMU: time still passes for the navigator (stale fixes, warnings).
+                core.tick()
             }
             let now = ContinuousClock.now
             if let watchdogInterval, now >= nextPet {
                 notifier.watchdog()
-                nextPet = now.advanced(by: watchdogInterval / 2)
+                nextPet = now.advanced(by: watchdogInterval / 3)
             }
-            let period = burstRateHertz != nil ? Self.burstInterval : needsHeading ? readInterval : idleInterval
+            let period =
+                reader == nil ? idleInterval
+                : burstRateHertz != nil ? Self.burstInterval : needsHeading ? readInterval : idleInterval
             deadline = deadline.advanced(by: period)
             // Behind (the machine was suspended, or the pace just slowed): start afresh from now.
             if deadline < now || deadline > now.advanced(by: period) { deadline = now.advanced(by: period) }
+            if reader == nil { deadline = min(deadline, max(acquisition.nextAttempt, now)) }
+            // Woken for the pet itself, not the wake-up after it: a wake a millisecond before
+            // it is due would otherwise put the pet off by a whole period.
+            if watchdogInterval != nil { deadline = min(deadline, nextPet) }
             if alarm.sleep(until: deadline) { deadline = ContinuousClock.now }
         }
     }
@@ -518,12 +515,7 @@ private struct SimulatedWorld {
             guard elapsedSeconds + stepSeconds <= target + stepSeconds / 2 else { break }
             if let script {
                 for event in script.events(after: elapsedSeconds, through: elapsedSeconds + stepSeconds) {
-                    logger.notice("simulation", ["event": "\(event)"])
-                    switch event {
-                    case .gps(let on): walker.isGPSOn.store(on, ordering: .relaxed)
-                    case .magnet(let microtesla): board.physics.hardIronMicrotesla = Vector3(0, 0, microtesla)
-                    case .imu(let on): board.bus.isDisconnected = !on
-                    }
+                    apply(event, to: board)
                 }
             }
             elapsedSeconds += stepSeconds
@@ -531,6 +523,24 @@ private struct SimulatedWorld {
             if updatingEachStep { update(board) }
         }
         if !updatingEachStep { update(board) }
+    }
+
+    /// The events scripted for time 0, before anything reads the board: `0 imu-off` means no
+    /// IMU at start.
+    func start(board: SimulatedBoard) {
+        for event in script?.events(after: -1, through: 0) ?? [] { apply(event, to: board) }
+    }
+
+    private func apply(_ event: SimulationScript.Event, to board: SimulatedBoard) {
+        logger.notice("simulation", ["event": "\(event)"])
+        switch event {
+        case .gps(let on): walker.isGPSOn.store(on, ordering: .relaxed)
+        case .magnet(let microtesla): board.physics.hardIronMicrotesla = Vector3(0, 0, microtesla)
+        case .imu(let on): board.bus.isDisconnected = !on
+        // On this thread, on purpose: the thread that samples and pets the watchdog is held up,
+        // as a stalled SD card or bus would hold it.
+        case .stall(let seconds): ThreadSleep.sleep(for: .milliseconds(Int64(seconds * 1000)))
+        }
     }
 
     /// The chips' outputs from where the walker is now.

@@ -13,8 +13,11 @@ import Heading
 /// States: `idle` (no destination) · `no-fix` (no fix, a stale fix, or one with too large an
 /// error) · `no-heading` (the heading is unreliable, or none came for `headingTimeoutSeconds`) ·
 /// `guiding` · `arrived` (within max(arrival radius, 2·eph) on two consecutive fixes). The motor
-/// is silent in every state but `guiding`, apart from patterns. Losing the fix or the heading while guiding plays a warning,
-/// repeated every `warningIntervalSeconds` while it lasts.
+/// is silent in every state but `guiding`, apart from patterns. Being without a fix or a heading
+/// with a destination set plays a warning, repeated every `warningIntervalSeconds` while it
+/// lasts, except in the first `settlingSeconds` after the destination was set: the sensors speed
+/// up then and the heading settles, and a warning right after `accepted` would be a false one.
+/// A destination set with no fix at all therefore warns `gps-lost` once settling is over.
 public struct Navigator: Sendable {
     /// The states, named as `status` reports them.
     public enum State: String, Sendable, Hashable, CaseIterable {
@@ -49,6 +52,12 @@ public struct Navigator: Sendable {
         public var arrivalRadiusMeters = 15.0
         /// Repeat the warning this often while guidance is lost, seconds. Default 10.
         public var warningIntervalSeconds = 10.0
+        /// After a destination is set, no warning plays for this long, seconds: a heading
+        /// sampled slowly while idle settles within it once sampling speeds up. Default 3.
+        public var settlingSeconds = 3.0
+        /// Closer to the destination than this, the bearing to it means nothing (at the point
+        /// itself a geodesic's azimuth is arbitrary), metres. Default 1.
+        public var undefinedBearingMeters = 1.0
         /// The zone never widens beyond this, degrees. Default 60.
         public var maximumZoneDegrees = 60.0
         /// The haptic rule.
@@ -60,11 +69,13 @@ public struct Navigator: Sendable {
 
     /// Where the wearer stands relative to the destination, for `status`.
     public struct Course: Sendable, Hashable {
-        /// Initial bearing to the destination, degrees from true north, [0, 360).
-        public var bearingDegrees: Double
+        /// Initial bearing to the destination, degrees from true north, [0, 360); nil at the
+        /// destination itself (closer than `undefinedBearingMeters`) and once arrived.
+        public var bearingDegrees: Double?
         /// Distance, metres.
         public var distanceMeters: Double
-        /// Bearing minus heading, (−180, 180]; positive means the destination is to the right.
+        /// Bearing minus heading, (−180, 180]; positive means the destination is to the right;
+        /// nil without a heading or a bearing.
         public var errorDegrees: Double?
         /// The zone in use, degrees (wider than the setting when GPS error makes the bearing uncertain).
         public var zoneDegrees: Double
@@ -92,7 +103,8 @@ public struct Navigator: Sendable {
     private var headingSeconds = -Double.infinity
     private var arrivalCount = 0
     private var lastWarningSeconds: Double?
-    private var wasGuiding = false
+    /// When the destination was set, seconds.
+    private var destinationSeconds = -Double.infinity
 
     /// A navigator with no destination.
     public init(settings: Settings = Settings()) { self.settings = settings }
@@ -106,7 +118,7 @@ public struct Navigator: Sendable {
         arrivalCount = 0
         // Arrival belongs to the old destination; `update` keeps `.arrived` once reached.
         if state == .arrived { state = .idle }
-        wasGuiding = false
+        destinationSeconds = seconds
         lastWarningSeconds = nil
         var actions = Actions()
         if !isMuted { actions.append(.play(.destinationAccepted)) }
@@ -180,14 +192,17 @@ public struct Navigator: Sendable {
         var newCue: HapticCue?
         if destination != nil {
             if usableFix(at: seconds) != nil, let path {
-                let bearing = Angle.normalized(path.initialAzimuthDegrees)
+                let arrived = state == .arrived || arrivalCount >= 2
+                let bearing =
+                    arrived || path.distanceMeters < settings.undefinedBearingMeters
+                    ? nil : Angle.normalized(path.initialAzimuthDegrees)
                 let eph = fix?.horizontalErrorMeters ?? 0
                 // When the position error makes the bearing itself that uncertain, widen the zone.
                 let uncertainty = path.distanceMeters > 0 ? atan(eph / path.distanceMeters) * 180 / .pi : 90
                 let zone = min(settings.maximumZoneDegrees, max(settings.rule.zoneDegrees, uncertainty))
-                let error = headingDegrees.map { Angle.signedDifference(from: $0, to: bearing) }
+                let error = bearing.flatMap { bearing in headingDegrees.map { Angle.signedDifference(from: $0, to: bearing) } }
                 course = Course(bearingDegrees: bearing, distanceMeters: path.distanceMeters, errorDegrees: error, zoneDegrees: zone)
-                if state == .arrived || arrivalCount >= 2 {
+                if arrived {
                     state = .arrived
                 } else if !headingReliable || seconds - headingSeconds > settings.headingTimeoutSeconds {
                     state = .noHeading
@@ -203,14 +218,12 @@ public struct Navigator: Sendable {
         }
         if isMuted { newCue = nil }
 
-        if state == .guiding {
-            wasGuiding = true
-            lastWarningSeconds = nil
-        }
+        if state == .guiding { lastWarningSeconds = nil }
         if state == .arrived && previous != .arrived && !isMuted {
             actions.append(.play(.arrived))
         }
-        if wasGuiding && (state == .noFix || state == .noHeading) && !isMuted {
+        let isSettling = seconds - destinationSeconds < settings.settlingSeconds
+        if (state == .noFix || state == .noHeading) && !isMuted && !isSettling {
             let due = lastWarningSeconds.map { seconds - $0 >= settings.warningIntervalSeconds } ?? true
             if due || state != previous {
                 actions.append(.play(state == .noFix ? .gpsLost : .headingUnreliable))

@@ -211,9 +211,9 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         faults(error)
         // Best effort: the write that failed has already tried the same.
         try? channel.setDuty(0)
-        var wait = Self.firstRetryWait
+        var backoff = Backoff(first: Self.firstRetryWait, longest: Self.maximumRetryWait)
         while !alarm.isStopped {
-            let deadline = clock.now.advanced(by: wait)
+            let deadline = clock.now.advanced(by: backoff.failed())
             // Woken early by a new cue or pattern: keep waiting, unless stopping.
             while alarm.wait(until: deadline), !alarm.isStopped {}
             if alarm.isStopped { return }
@@ -222,7 +222,6 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
                 try channel.verify()
             } catch {
                 mailbox.withLock { $0.fault = error }
-                wait = min(wait * 2, Self.maximumRetryWait)
                 continue
             }
             mailbox.withLock { mailbox in

@@ -9,7 +9,11 @@
 /// 34 magnet 0
 /// 40 imu-off      # the IMU board stops answering on the I2C bus (a loose cable)
 /// 46 imu-on
+/// 50 stall 2      # the sampling thread is held up 2 s, as a stalled SD card or bus would
 /// ```
+///
+/// An event at time 0 happens before anything reads the board: `0 imu-off` is a daemon that
+/// starts without an IMU.
 ///
 /// Times are seconds since the simulated sensors started.
 public struct SimulationScript: Sendable, Hashable {
@@ -25,12 +29,15 @@ public struct SimulationScript: Sendable, Hashable {
         case magnet(microtesla: Double)
         /// The IMU board answers on its bus (true) or not at all (false).
         case imu(on: Bool)
+        /// The thread that samples (and pets the watchdog) is held up this long, seconds.
+        case stall(seconds: Double)
 
         public var description: String {
             switch self {
             case .gps(let on): "gps-\(on ? "on" : "off")"
             case .magnet(let microtesla): "magnet \(microtesla) µT"
             case .imu(let on): "imu-\(on ? "on" : "off")"
+            case .stall(let seconds): "stall \(seconds) s"
             }
         }
     }
@@ -74,6 +81,11 @@ public struct SimulationScript: Sendable, Hashable {
                     throw fail("'\(words[2])' is not a field in microtesla (at most 1000)")
                 }
                 event = .magnet(microtesla: microtesla)
+            case ("stall", 3):
+                guard let seconds = Double(words[2]), seconds.isFinite, seconds > 0, seconds <= 600 else {
+                    throw fail("'\(words[2])' is not a stall in seconds (more than 0, at most 600)")
+                }
+                event = .stall(seconds: seconds)
             default:
                 throw fail("'\(words[1...].joined(separator: " "))' is not an event: \(Self.eventSyntax)")
             }
@@ -84,7 +96,7 @@ public struct SimulationScript: Sendable, Hashable {
     }
 
     /// The events a line may name, for errors.
-    private static let eventSyntax = "gps-off, gps-on, magnet MICROTESLA, imu-off or imu-on"
+    private static let eventSyntax = "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on or stall SECONDS"
 
     /// The events due after `start` and up to `end`, seconds, in order.
     public func events(after start: Double, through end: Double) -> [Event] {

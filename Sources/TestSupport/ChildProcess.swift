@@ -35,11 +35,15 @@ public final class ChildProcess: Sendable {
     public var processID: Int32 { process.processIdentifier }
 
     /// Starts `executable` with `arguments`; standard input is empty.
+    /// - Parameter environment: variables set for it on top of this process's own.
     /// - Throws: when the program cannot be started.
-    public init(_ executable: URL, _ arguments: [String]) throws {
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         let output = Pipe()
         let error = Pipe()

@@ -37,6 +37,8 @@ enum StatusSummary {
         lines.append("motor: \(motor(status.haptic, muted: status.isMuted == true))")
         lines.append("calibration: \(status.calibration ?? "unknown")")
         lines.append("muted: \(status.isMuted.map { $0 ? "yes" : "no" } ?? "unknown")")
+        // Last, one a line, so that "everything is fine" is the absence of these lines.
+        for problem in status.problems { lines.append("problem: \(problem)") }
         return lines
     }
 

@@ -1,45 +1,9 @@
 import Foundation
 @preconcurrency import Glibc
 import Testing
+import TestSupport
 
 @testable import SystemSupport
-
-/// A datagram socket bound where `NOTIFY_SOCKET` points, standing in for systemd.
-private final class NotifyListener {
-    let descriptor: Int32
-    let address: String
-
-    /// Binds to a path, or to an abstract name when `abstract` is set.
-    init(abstract: Bool) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let name = "waypointd-notify-\(UUID().uuidString)"
-        var bytes = Array((abstract ? "@" + name : NSTemporaryDirectory() + "/" + name).utf8)
-        address = String(decoding: bytes, as: UTF8.self)
-        if abstract { bytes[0] = 0 }
-        var socketAddress = sockaddr_un()
-        socketAddress.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
-        let length = abstract ? MemoryLayout<sa_family_t>.size + bytes.count : MemoryLayout<sockaddr_un>.size
-        let bound = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
-        }
-        try #require(descriptor >= 0 && bound == 0, "cannot bind \(address): errno \(errno)")
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    deinit {
-        close(descriptor)
-        if !address.hasPrefix("@") { unlink(address) }
-    }
-
-    /// The next datagram, as text; nil after the 5 s timeout.
-    func receive() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        return count >= 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
-    }
-}
 
 @Suite("systemd's notify, watchdog and socket-activation protocols")
 struct SystemdNotifierTests {

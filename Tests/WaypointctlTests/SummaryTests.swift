@@ -23,6 +23,8 @@ struct SummaryTests {
                 "motor: playing accepted, duty 48%",
                 "calibration: stored",
                 "muted: no",
+                "problem: no \"gps\" / fix",
+                "problem: tab\there",
             ])
     }
 

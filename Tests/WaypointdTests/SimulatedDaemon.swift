@@ -33,9 +33,11 @@ final class SimulatedDaemon {
     ///   - prepareState: run on the state directory (created) before the daemon starts, for what
     ///     `stateFiles` cannot make: links, FIFOs.
     ///   - fileSizeLimitBytes: run it under `prlimit --fsize`, as `LimitFSIZE=` or a full disk would.
+    ///   - environment: variables for the daemon, e.g. `NOTIFY_SOCKET` and `WATCHDOG_USEC`.
     init?(
         configuration: String? = nil, events: String? = nil, stateFiles: [String: String] = [:],
-        prepareState: ((URL) throws -> Void)? = nil, fileSizeLimitBytes: Int? = nil, extraArguments: [String] = []
+        prepareState: ((URL) throws -> Void)? = nil, fileSizeLimitBytes: Int? = nil, extraArguments: [String] = [],
+        environment: [String: String] = [:]
     ) async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
         executable = waypointd
@@ -72,7 +74,7 @@ final class SimulatedDaemon {
             process = try ChildProcess(
                 prlimit, ["--fsize=\(fileSizeLimitBytes)", "--", waypointd.path] + arguments + extraArguments)
         } else {
-            process = try ChildProcess(waypointd, arguments + ["--record", recording] + extraArguments)
+            process = try ChildProcess(waypointd, arguments + ["--record", recording] + extraArguments, environment: environment)
         }
         try #require(await Self.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
     }

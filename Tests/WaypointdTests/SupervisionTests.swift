@@ -1,0 +1,135 @@
+import Foundation
+@preconcurrency import Glibc
+import Synchronization
+import Testing
+import TestSupport
+
+/// Issue 16, items 1, 2, 4 and 5: the real daemon on the simulated board, supervised as systemd
+/// would (`NOTIFY_SOCKET`, `WATCHDOG_USEC`) with the datagrams it sends recorded and timed.
+@Suite("Supervision and start-up warnings")
+struct SupervisionTests {
+    /// What the daemon told "systemd", with when.
+    final class Notifications: @unchecked Sendable {
+        // @unchecked: the listener is used by the collecting thread only, after init.
+        private let listener: NotifyListener
+        private let messages = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+        private let stopping = Atomic(false)
+
+        init() throws {
+            listener = try NotifyListener()
+            Thread { [self] in
+                while !stopping.load(ordering: .relaxed) {
+                    if let text = listener.receive() { messages.withLock { $0.append((.now, text)) } }
+                }
+            }.start()
+        }
+
+        var address: String { listener.address }
+        func stop() { stopping.store(true, ordering: .relaxed) }
+
+        /// When each `WATCHDOG=1` came.
+        var pets: [ContinuousClock.Instant] {
+            messages.withLock { $0.filter { $0.text.split(separator: "\n").contains("WATCHDOG=1") }.map(\.at) }
+        }
+        var isReady: Bool { messages.withLock { $0.contains { $0.text.split(separator: "\n").contains("READY=1") } } }
+
+        /// The longest time between two pets, or from the first pet to `end`.
+        func longestGap(until end: ContinuousClock.Instant) -> Duration {
+            let times = pets + [end]
+            return zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? .seconds(1000)
+        }
+    }
+
+    @Test("no IMU at start: it stays up petting the watchdog at a third of its interval, says why, and guides once the board answers")
+    func noIMUAtStart() async throws {
+        let notifications = try Notifications()
+        defer { notifications.stop() }
+        guard
+            let daemon = try await SimulatedDaemon(
+                events: "0 imu-off\n15 imu-on\n",
+                environment: ["NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "3000000"])
+        else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let missing = try await daemon.waitForStatus(client, seconds: 5) { status in
+            (status["problems"] as? [String])?.contains { $0.hasPrefix("imu: ") } == true
+        }
+        let status = try #require(missing, "status never named the missing IMU; \(daemon.log)")
+        #expect(status.object("heading")?["problem"] as? String == "no-imu", "\(status)")
+        #expect(status["state"] as? String == "no-heading")
+        // 12 s without an IMU: never more than a third of WATCHDOG_USEC (1 s) between pets,
+        // give or take the scheduler.
+        try await Task.sleep(for: .seconds(10))
+        #expect(daemon.process.isRunning)
+        #expect(notifications.isReady)
+        let gap = notifications.longestGap(until: .now)
+        #expect(gap <= .milliseconds(1500), "the watchdog went \(gap) without a pet; \(daemon.log)")
+        #expect(notifications.pets.count >= 10, "\(notifications.pets.count) pets")
+        // Retried 1, 2, 4, 8 s apart: a handful of log lines, not one per attempt or per second.
+        let complaints = daemon.process.errors.filter { $0.text.contains("no usable IMU") }
+        #expect(complaints.count == 1, "\(complaints.map(\.text))")
+
+        // The board answers at 15 s; the next attempt (at most 16 s after the last) picks it up.
+        let guiding = try await daemon.waitForStatus(client, seconds: 25) { $0["state"] as? String == "guiding" }
+        #expect(guiding != nil, "not guiding after the IMU came; \(daemon.log)")
+        #expect((guiding?["problems"] as? [String]) == [], "\(String(describing: guiding))")
+        #expect(daemon.logged("imu in use") != nil, "which IMU is used is logged; \(daemon.log)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    @Test("a 2 s stall of the sampling thread leaves the watchdog petted in time; a 10 s one does not", arguments: [2, 10])
+    func stall(seconds: Int) async throws {
+        let notifications = try Notifications()
+        defer { notifications.stop() }
+        // WatchdogSec=5, as the unit has it.
+        guard
+            let daemon = try await SimulatedDaemon(
+                events: "4 stall \(seconds)\n",
+                environment: ["NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "5000000"])
+        else { return }
+        #expect(try daemon.client().request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        try await Task.sleep(for: .seconds(Double(seconds) + 7))
+        let gap = notifications.longestGap(until: .now)
+        if seconds == 2 {
+            #expect(gap < .seconds(5), "a \(seconds) s stall left \(gap) between pets; \(daemon.log)")
+        } else {
+            #expect(gap > .seconds(5), "a hung loop must go unpetted: \(gap); \(daemon.log)")
+        }
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    @Test("go with no GPS fix at all: gps-lost plays once settled, and again 10 s later")
+    func goWithoutFix() async throws {
+        guard let daemon = try await SimulatedDaemon(events: "0 gps-off\n") else { return }
+        let client = try daemon.client()
+        try await Task.sleep(for: .seconds(1))
+        let goAt = ContinuousClock.now
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let samples = try await GuidanceWarningTests.statusSamples(daemon, client, seconds: 16, until: "never logged")
+        #expect(samples.allSatisfy { $0.state == "no-fix" }, "\(Set(samples.map(\.state)))")
+        // Each warning plays for a while; count where a run of gps-lost samples begins.
+        let starts = zip([nil] + samples.map(\.pattern), samples).filter { $0 != "gps-lost" && $1.pattern == "gps-lost" }
+            .map { $1.at - goAt }
+        #expect(starts.count == 2, "gps-lost began at \(starts)")
+        if let first = starts.first {
+            #expect(first >= .seconds(2.5) && first <= .seconds(5), "the first gps-lost after \(first)")
+        }
+        if starts.count == 2 {
+            #expect(abs((starts[1] - starts[0]).seconds - 10) < 1.5, "\(starts)")
+        }
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    @Test("right after go: accepted, then guiding, and no heading-unreliable warning", arguments: 1...3)
+    func noFalseWarningAfterGo(run: Int) async throws {
+        guard let daemon = try await SimulatedDaemon() else { return }
+        let client = try daemon.client()
+        // Idle long enough for the slow idle sampling to set in, as when the wearer picks a place.
+        try await Task.sleep(for: .seconds(5))
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let samples = try await GuidanceWarningTests.statusSamples(daemon, client, seconds: 6, until: "never logged")
+        #expect(!samples.contains { $0.pattern == "heading-unreliable" }, "run \(run): \(samples.map { ($0.state, $0.pattern) })")
+        #expect(samples.last?.state == "guiding", "run \(run): \(samples.map(\.state))")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+}
