@@ -170,12 +170,33 @@ public enum WaypointDaemon {
             }
             if let source {
                 group.addTask {
+                    // gpsd missing or silent is retried every few seconds for as long as it
+                    // lasts: one spell in the log, not a line per attempt.
+                    var faults = FaultSpell<ContinuousClock.Instant>(quietInterval: .zero)
                     for await event in source.events() {
                         switch event {
-                        case .fix(let fix): core.fix(fix)
-                        case .connected(let server): logger.info("gps connected", ["gps.server": "\(server)"])
-                        case .noData(let seconds): logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
-                        case .failure(let error): logger.warning("gps problem", ["error": "\(error)"])
+                        case .fix(let fix):
+                            core.fix(fix)
+                            if case .ended(let count) = faults.working(at: .now) {
+                                logger.notice("gps data again", ["faults": "\(count)"])
+                            }
+                        case .connected(let server):
+                            let failures = faults.working(at: .now)
+                            var metadata = ["gps.server": "\(server)"]
+                            if case .ended(let count) = failures { metadata["failures"] = "\(count)" }
+                            logger.info("gps connected", metadata)
+                        case .noData(let seconds):
+                            switch faults.fault(at: .now) {
+                            case .began: logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
+                            case .continuing(let count): logger.warning("no data from gps", ["times": "\(count)"])
+                            case .ended, nil: break
+                            }
+                        case .failure(let error):
+                            switch faults.fault(at: .now) {
+                            case .began: logger.warning("gps problem", ["error": "\(error)"])
+                            case .continuing(let count): logger.warning("gps problem", ["error": "\(error)", "failures": "\(count)"])
+                            case .ended, nil: break
+                            }
                         }
                     }
                 }
@@ -444,30 +465,22 @@ struct Sampling: Sendable {
 }
 
 /// IMU faults in the log without flooding it: a board cut off fails every read, ten to a hundred
-/// times a second, for as long as it lasts. The first fault of a spell is logged, then one line
-/// every `repeatInterval` with how many reads failed, then the recovery.
+/// times a second, for as long as it lasts, and a loaded bus can fail every other read. One
+/// ``FaultSpell``: the first fault, a count every five minutes, and the recovery once reads
+/// have worked for 2 s.
 private struct FaultLog {
-    static let repeatInterval = Duration.seconds(10)
-    /// When the spell under way was last logged, and the failed reads since.
-    private var spell: (logged: ContinuousClock.Instant, failedReads: Int)?
+    private var spell = FaultSpell<ContinuousClock.Instant>(quietInterval: .seconds(2))
 
     mutating func note(_ outcome: IMUReader.Outcome, logger: Logger) {
         switch outcome {
         case .deviceFault(let fault):
-            let now = ContinuousClock.now
-            guard let current = spell else {
-                logger.warning("imu fault", ["fault": "\(fault)"])
-                spell = (now, 0)
-                return
-            }
-            spell = (current.logged, current.failedReads + 1)
-            if now - current.logged >= Self.repeatInterval {
-                logger.warning("imu fault", ["fault": "\(fault)", "failed.reads": "\(current.failedReads + 1)"])
-                spell = (now, 0)
+            switch spell.fault(at: .now) {
+            case .began: logger.warning("imu fault", ["fault": "\(fault)"])
+            case .continuing(let count): logger.warning("imu fault", ["fault": "\(fault)", "failed.reads": "\(count)"])
+            case .ended, nil: break
             }
         case .sample:
-            if spell != nil { logger.notice("imu recovered") }
-            spell = nil
+            if case .ended(let count) = spell.working(at: .now) { logger.notice("imu recovered", ["failed.reads": "\(count)"]) }
         case .noNewSample:
             break
         }

@@ -132,4 +132,32 @@ struct SupervisionTests {
         #expect(samples.last?.state == "guiding", "run \(run): \(samples.map(\.state))")
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
+
+    @Test("the real daemon with no I2C bus and no gpsd: up for 12 s, one log line about each, status names the IMU")
+    func nothingThere() async throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let tree = try SimulatedDaemon.motorTree()
+        let root = tree.root
+        let configuration = root.appendingPathComponent("waypointd.conf")
+        // Port 1: nothing listens there, so every connection is refused at once.
+        try "gpsd 127.0.0.1:1\ni2c-bus 57\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let socket = root.appendingPathComponent("control.sock").path
+        let process = try ChildProcess(
+            waypointd,
+            ["--config", configuration.path, "--socket", socket, "--state-dir", root.appendingPathComponent("state").path,
+             "--sysfs-root", root.path])
+        try #require(await SimulatedDaemon.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
+        try await Task.sleep(for: .seconds(12))
+        let log = process.errors.map(\.text).joined(separator: "\n")
+        #expect(process.isRunning, "\(log)")
+        #expect(process.errors.filter { $0.text.contains("gps problem") }.count == 1, "\(log)")
+        #expect(process.errors.filter { $0.text.contains("no usable IMU") }.count == 1, "\(log)")
+        let client = try ControlClient(path: socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        let status = try #require(client.request(#"{"cmd":"status"}"#))
+        let problems = status["problems"] as? [String] ?? []
+        #expect(problems.contains { $0.hasPrefix("imu: ") && $0.contains("i2c-57") }, "\(problems)")
+        kill(process.processID, SIGTERM)
+        #expect(process.waitForExit() == 0, "\(log)")
+    }
 }
