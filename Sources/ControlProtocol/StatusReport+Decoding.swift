@@ -32,7 +32,11 @@ extension StatusReport.Fix: Decodable {
             mode: try container.decodeIfPresent(Int.self, forKey: .mode) ?? 1,
             latitude: try container.decodeIfPresent(Double.self, forKey: .lat),
             longitude: try container.decodeIfPresent(Double.self, forKey: .lon),
-            horizontalErrorMeters: try container.decodeIfPresent(Double.self, forKey: .eph))
+            horizontalErrorMeters: try container.decodeIfPresent(Double.self, forKey: .eph),
+            altitudeMSLMeters: try container.decodeIfPresent(Double.self, forKey: .altMSL),
+            altitudeHAEMeters: try container.decodeIfPresent(Double.self, forKey: .altHAE),
+            ageSeconds: try container.decodeIfPresent(Double.self, forKey: .age),
+            problem: try container.decodeIfPresent(String.self, forKey: .problem))
     }
 }
 

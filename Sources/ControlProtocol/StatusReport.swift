@@ -16,16 +16,31 @@ public struct StatusReport: Sendable, Hashable {
         public var longitude: Double?
         /// `eph`: estimated horizontal position error, metres.
         public var horizontalErrorMeters: Double?
+        /// `altMSL`: altitude above mean sea level, metres.
+        public var altitudeMSLMeters: Double?
+        /// `altHAE`: height above the WGS84 ellipsoid, metres.
+        public var altitudeHAEMeters: Double?
+        /// `age`: seconds since the daemon received it.
+        public var ageSeconds: Double?
+        /// `problem`: why it cannot guide (`no-position`, `stale`, `imprecise`), or null when it
+        /// can; a fix with a problem is the last known one, not where the wearer is now.
+        public var problem: String?
 
         /// A fix from its parts.
         public init(
-            time: String?, mode: Int, latitude: Double?, longitude: Double?, horizontalErrorMeters: Double?
+            time: String?, mode: Int, latitude: Double?, longitude: Double?, horizontalErrorMeters: Double?,
+            altitudeMSLMeters: Double? = nil, altitudeHAEMeters: Double? = nil, ageSeconds: Double? = nil,
+            problem: String? = nil
         ) {
             self.time = time
             self.mode = mode
             self.latitude = latitude
             self.longitude = longitude
             self.horizontalErrorMeters = horizontalErrorMeters
+            self.altitudeMSLMeters = altitudeMSLMeters
+            self.altitudeHAEMeters = altitudeHAEMeters
+            self.ageSeconds = ageSeconds
+            self.problem = problem
         }
     }
 
@@ -158,7 +173,7 @@ extension StatusReport: Encodable {
 }
 
 extension StatusReport.Fix: Encodable {
-    enum CodingKeys: String, CodingKey { case time, mode, lat, lon, eph }
+    enum CodingKeys: String, CodingKey { case time, mode, lat, lon, eph, altMSL, altHAE, age, problem }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -167,6 +182,10 @@ extension StatusReport.Fix: Encodable {
         try container.encode(WireNumber(latitude), forKey: .lat)
         try container.encode(WireNumber(longitude), forKey: .lon)
         try container.encode(WireNumber(horizontalErrorMeters), forKey: .eph)
+        try container.encode(WireNumber(altitudeMSLMeters), forKey: .altMSL)
+        try container.encode(WireNumber(altitudeHAEMeters), forKey: .altHAE)
+        try container.encode(WireNumber(ageSeconds), forKey: .age)
+        try container.encode(problem, forKey: .problem)
     }
 }
 

@@ -259,19 +259,23 @@ public final class ControlServer: Sendable {
     ) {
         var framer = LineFramer(maximumLineLength: maximumLineLength)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        reading: while true {
-            if connection.hasQueuedOutput {
-                switch connection.drain(timeout: flow.idleTimeout) {
-                case .sent:
-                    break
-                case .queued:
-                    logger?.notice("control client \(id): not reading its replies; dropped")
-                    connection.shutdown()
-                    break reading
-                case .droppedOverLimit, .droppedFailed, .closed:
-                    break reading
-                }
+        /// Waits while replies wait unsent for the client: false when it is dropped for not
+        /// taking them within the idle timeout, or is gone.
+        func repliesTaken() -> Bool {
+            guard connection.hasQueuedOutput else { return true }
+            switch connection.drain(timeout: flow.idleTimeout) {
+            case .sent:
+                return true
+            case .queued:
+                logger?.notice("control client \(id): not reading its replies; dropped")
+                connection.shutdown()
+                return false
+            case .droppedOverLimit, .droppedFailed, .closed:
+                return false
             }
+        }
+        reading: while true {
+            guard repliesTaken() else { break }
             do {
                 switch flow.wait {
                 case .input(let timeout):
@@ -287,8 +291,10 @@ public final class ControlServer: Sendable {
                 }
                 let count = try buffer.withUnsafeMutableBytes { raw throws(Errno) in try connection.receive(into: raw) }
                 if count == 0 { break }
+                // Checked before each request, not only before each read: one read can bring
+                // hundreds of them, whose replies would pile up faster than the client takes them.
                 for frame in framer.append(buffer[..<count]) {
-                    guard flow.admit() else { break reading }
+                    guard repliesTaken(), flow.admit() else { break reading }
                     continuation.yield(frame)
                 }
             } catch {

@@ -38,6 +38,8 @@ public actor DaemonCore: ControlHandler {
     private let problems: [String]
     /// Why there is no IMU to read, while there is none (the sampling thread retries).
     private let imuProblem = Mutex<String?>(nil)
+    /// Why there is no gpsd to read, while there is none (the GPS client retries).
+    private let gpsProblem = Mutex<String?>(nil)
     /// The navigator's state after the latest event, readable without the lock (for the
     /// sampling rate and systemd's STATUS= line).
     private let currentState = Atomic<UInt8>(0)
@@ -139,6 +141,9 @@ public actor DaemonCore: ControlHandler {
     /// Why no IMU can be read (nil once one is): from the sampling thread, which keeps trying.
     public nonisolated func imuChanged(problem: String?) { imuProblem.withLock { $0 = problem } }
 
+    /// Why gpsd cannot be read (nil once it can): from the GPS client's events.
+    public nonisolated func gpsChanged(problem: String?) { gpsProblem.withLock { $0 = problem } }
+
     /// One IMU sample, taken at `instant` (a burst's samples are older than the burst); any
     /// thread.
     public nonisolated func sample(_ sample: IMUSample, at instant: ContinuousClock.Instant = .now) {
@@ -216,13 +221,17 @@ public actor DaemonCore: ControlHandler {
     }
 
     public func status() async -> StatusReport {
-        let (navigator, pipelineFix, lastHeading, courseBiasDegrees) = navigation.withLock {
-            ($0.pipeline.navigator, $0.pipeline.fix, $0.pipeline.lastHeading, $0.pipeline.courseBiasDegrees)
+        let (navigator, pipelineFix, lastHeading, courseBiasDegrees, seconds) = navigation.withLock {
+            ($0.pipeline.navigator, $0.pipeline.fix, $0.pipeline.lastHeading, $0.pipeline.courseBiasDegrees,
+             max((ContinuousClock.now - start).seconds, $0.lastSeconds))
         }
+        let standing = navigator.fixStanding(at: seconds)
         let fix = pipelineFix.map {
             StatusReport.Fix(
                 time: $0.time?.iso8601, mode: $0.mode.rawValue, latitude: $0.coordinate?.latitudeDegrees,
-                longitude: $0.coordinate?.longitudeDegrees, horizontalErrorMeters: $0.horizontalErrorMeters)
+                longitude: $0.coordinate?.longitudeDegrees, horizontalErrorMeters: $0.horizontalErrorMeters,
+                altitudeMSLMeters: $0.altitudeMSLMeters, altitudeHAEMeters: $0.altitudeHAEMeters,
+                ageSeconds: standing.map { ($0.ageSeconds * 10).rounded() / 10 }, problem: standing?.problem?.rawValue)
         }
         let imu = imuProblem.withLock { $0 }
         let heading = imu != nil ? StatusReport.Heading(isReliable: false, problem: "no-imu") : lastHeading.map {
@@ -243,6 +252,7 @@ public actor DaemonCore: ControlHandler {
                 pattern: player.pattern?.rawValue),
             calibration: calibrationState, isMuted: saved.muted,
             problems: problems + (imu.map { ["imu: \($0); trying again"] } ?? [])
+                + (gpsProblem.withLock { $0 }.map { ["gps: \($0); trying again"] } ?? [])
                 + (player.fault.map { ["motor: \($0); retrying"] } ?? []))
     }
 

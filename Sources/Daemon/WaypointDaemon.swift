@@ -181,6 +181,7 @@ public enum WaypointDaemon {
                                 logger.notice("gps data again", ["faults": "\(count)"])
                             }
                         case .connected(let server):
+                            core.gpsChanged(problem: nil)
                             let failures = faults.working(at: .now)
                             var metadata = ["gps.server": "\(server)"]
                             if case .ended(let count) = failures { metadata["failures"] = "\(count)" }
@@ -192,6 +193,7 @@ public enum WaypointDaemon {
                             case .ended, nil: break
                             }
                         case .failure(let error):
+                            core.gpsChanged(problem: "\(error)")
                             switch faults.fault(at: .now) {
                             case .began: logger.warning("gps problem", ["error": "\(error)"])
                             case .continuing(let count): logger.warning("gps problem", ["error": "\(error)", "failures": "\(count)"])

@@ -81,6 +81,24 @@ public struct Navigator: Sendable {
         public var zoneDegrees: Double
     }
 
+    /// Why the latest fix cannot guide, for `status`.
+    public enum FixProblem: String, Sendable, Hashable {
+        /// The receiver reports no position (mode 1).
+        case noPosition = "no-position"
+        /// Older than `fixTimeoutSeconds`.
+        case stale
+        /// Its horizontal error is above `maximumPositionErrorMeters`.
+        case imprecise
+    }
+
+    /// The latest fix's age and what keeps it from guiding.
+    public struct FixStanding: Sendable, Hashable {
+        /// Seconds since it came.
+        public var ageSeconds: Double
+        /// Why it cannot guide; nil when it can.
+        public var problem: FixProblem?
+    }
+
     public let settings: Settings
     /// The current state.
     public private(set) var state: State = .idle
@@ -167,6 +185,17 @@ public struct Navigator: Sendable {
 
     /// Time passing: stale fixes and headings, repeated warnings.
     public mutating func tick(at seconds: Double) -> Actions { update(at: seconds) }
+
+    /// The latest fix's age and whether it can guide, at `seconds`; nil before the first fix.
+    public func fixStanding(at seconds: Double) -> FixStanding? {
+        guard let fix else { return nil }
+        let age = max(0, seconds - fixSeconds)
+        let problem: FixProblem? =
+            !fix.hasPosition ? .noPosition
+            : age > settings.fixTimeoutSeconds ? .stale
+            : (fix.horizontalErrorMeters ?? 0) > settings.maximumPositionErrorMeters ? .imprecise : nil
+        return FixStanding(ageSeconds: age, problem: problem)
+    }
 
     // MARK: - The machine
 

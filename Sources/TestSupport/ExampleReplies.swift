@@ -9,7 +9,8 @@ public enum ExampleReplies {
     public static let guidingStatus = StatusReport(
         state: "guiding",
         fix: .init(
-            time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8),
+            time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8,
+            altitudeMSLMeters: 35.2, altitudeHAEMeters: 80.5, ageSeconds: 0.4, problem: "imprecise"),
         heading: .init(
             trueDegrees: 292.4, magneticDegrees: 290.3, declinationDegrees: 2.09, isReliable: true, biasDegrees: -1.75,
             correction: "coasting", coastingSeconds: 4.5, problem: "pointing-vertical"),

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Geodesy
 
 /// `waypointctl status` for people: one `label: value` line per fact, always in the same order,
 /// with no decoration, so a screen reader reads it line by line and a script can `grep` it.
@@ -31,8 +32,13 @@ enum StatusSummary {
 
         lines.append("fix: \(fix(status.fix))")
         if let fix = status.fix, let latitude = fix.latitude, let longitude = fix.longitude {
+            // A fix that cannot guide is where the wearer was, not where they are.
+            let known = fix.problem == nil ? "" : " (last known)"
             lines.append(
-                "position: \(Presentation.place(latitudeDegrees: latitude, longitudeDegrees: longitude, name: nil))")
+                "position: \(Presentation.place(latitudeDegrees: latitude, longitudeDegrees: longitude, name: nil))\(known)")
+            if let altitude = fix.altitudeMSLMeters {
+                lines.append("elevation: \(DecimalFormat.fixed(altitude, fractionDigits: 0)) m above sea level\(known)")
+            }
         }
         lines.append("motor: \(motor(status.haptic, muted: status.isMuted == true))")
         lines.append("calibration: \(status.calibration ?? "unknown")")
@@ -42,11 +48,16 @@ enum StatusSummary {
         return lines
     }
 
-    /// `3D, estimated error 4.2 m`, or `none`.
+    /// `3D, estimated error 4.2 m`, `3D, estimated error 4.2 m, 42 s old (stale)`, or `none`.
     private static func fix(_ fix: StatusReport.Fix?) -> String {
         guard let fix, fix.mode >= 2 else { return "none" }
         let error = fix.horizontalErrorMeters.map { "estimated error \(Presentation.distance(meters: $0))" }
-        return [Presentation.fixMode(fix.mode), error ?? "error unknown"].joined(separator: ", ")
+        var parts = [Presentation.fixMode(fix.mode), error ?? "error unknown"]
+        if let problem = fix.problem {
+            let age = fix.ageSeconds.map { "\(Int($0.rounded())) s old" }
+            parts.append([age, "(\(problem == "imprecise" ? "too imprecise to guide" : problem))"].compactMap { $0 }.joined(separator: " "))
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// `intensity 55%, duty 48%`, `playing gps-lost, duty 100%`, or `off`.

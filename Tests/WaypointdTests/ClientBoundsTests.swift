@@ -30,12 +30,15 @@ struct ClientBoundsTests {
         flooder.close()
         try await Task.sleep(for: .seconds(5))
         let endKilobytes = try #require(daemon.process.status("VmRSS"))
+        print("flood: \(Self.floodRequests) requests; VmRSS \(startKilobytes) kB before, VmHWM \(peakKilobytes) kB, VmRSS \(endKilobytes) kB 5 s after")
         #expect(endKilobytes - startKilobytes <= 2048, "VmRSS \(startKilobytes) kB before, \(endKilobytes) kB 5 s after")
 
         // Guidance and the watcher went on meanwhile.
         #expect(!watcher.isDisconnected)
         #expect(watcher.longestGapSeconds < 2, "the watcher went \(watcher.longestGapSeconds) s without an update")
-        #expect(watcher.received.last?.status["state"] as? String == "guiding", "\(daemon.log)")
+        // Guiding still, or arrived: the flood of the soak run lasts long enough to walk 300 m.
+        let state = watcher.received.last?.status["state"] as? String
+        #expect(state == "guiding" || state == "arrived", "\(String(describing: state)); \(daemon.log)")
         watcher.stop()
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }

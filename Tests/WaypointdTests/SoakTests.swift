@@ -81,7 +81,9 @@ struct SoakTests {
         print("soak: \(summary)")
         #expect(rounds > 100, "\(summary)")
         #expect(rss <= start.rss + 2048, "\(summary)")
-        #expect(threads <= start.threads, "\(summary)")
+        // Swift concurrency's pool may have grown by a thread or two since; a reader thread
+        // leaked per client would be thousands.
+        #expect(threads <= start.threads + 2, "\(summary)")
         #expect(descriptors == start.descriptors, "\(summary)")
         watcher.stop()
         // Still guiding, or arrived: the wearer walks 300 m in about 4 minutes.
