@@ -26,6 +26,9 @@ let package = Package(
 
         // Wire format shared by the daemon and its client.
         .target(name: "ControlProtocol"),
+        // A blocking client of the control socket: waypointctl, and waypointd motor-off asking
+        // a running daemon.
+        .target(name: "DaemonClient", dependencies: ["ControlProtocol", "SystemSupport"]),
 
         // The edges: system calls, devices, services.
         .target(name: "SystemSupport"),
@@ -45,9 +48,10 @@ let package = Package(
         // Programs.
         .executableTarget(
             name: "waypointd",
-            dependencies: ["Daemon", "ControlProtocol", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
+            dependencies: ["Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
         .executableTarget(
-            name: "waypointctl", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism", "SystemSupport"]),
+            name: "waypointctl",
+            dependencies: ["ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "SystemSupport"]),
         .executableTarget(
             name: "waypoint-bench",
             dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),
@@ -73,7 +77,7 @@ let package = Package(
             ]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"], exclude: ["Data"]),
         .testTarget(
-            name: "WaypointctlTests", dependencies: ["ControlProtocol", "TestSupport", "waypointctl"]),
+            name: "WaypointctlTests", dependencies: ["ControlProtocol", "DaemonClient", "TestSupport", "waypointctl"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import ControlProtocol
 import Geodesy
+import Geomagnetism
 import Guidance
 import Haptics
 import Heading
@@ -221,9 +222,9 @@ public actor DaemonCore: ControlHandler {
     }
 
     public func status() async -> StatusReport {
-        let (navigator, pipelineFix, lastHeading, courseBiasDegrees, seconds) = navigation.withLock {
+        let (navigator, pipelineFix, lastHeading, courseBiasDegrees, seconds, zone) = navigation.withLock {
             ($0.pipeline.navigator, $0.pipeline.fix, $0.pipeline.lastHeading, $0.pipeline.courseBiasDegrees,
-             max((ContinuousClock.now - start).seconds, $0.lastSeconds))
+             max((ContinuousClock.now - start).seconds, $0.lastSeconds), $0.pipeline.compassZone)
         }
         let standing = navigator.fixStanding(at: seconds)
         let fix = pipelineFix.map {
@@ -251,9 +252,20 @@ public actor DaemonCore: ControlHandler {
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: player.duty,
                 pattern: player.pattern?.rawValue),
             calibration: calibrationState, isMuted: saved.muted,
-            problems: problems + (imu.map { ["imu: \($0); trying again"] } ?? [])
+            problems: problems + (imu.map { ["imu: \($0); trying again"] } ?? []) + Self.zoneProblems(zone)
                 + (gpsProblem.withLock { $0 }.map { ["gps: \($0); trying again"] } ?? [])
                 + (player.fault.map { ["motor: \($0); retrying"] } ?? []))
+    }
+
+    /// What WMM2025's zones say about the compass here.
+    private static func zoneProblems(_ zone: CompassZone?) -> [String] {
+        switch zone {
+        case .blackout:
+            ["compass: near a magnetic pole (WMM2025 blackout zone, horizontal field under 2000 nT): no heading can be trusted here"]
+        case .caution:
+            ["compass: close to a magnetic pole (WMM2025 caution zone, horizontal field under 6000 nT): the heading may be degraded"]
+        case .normal, nil: []
+        }
     }
 
     public func recent() async -> [SavedDestination] { Array(saved.recent) }

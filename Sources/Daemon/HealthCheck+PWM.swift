@@ -93,7 +93,7 @@ extension HealthCheck {
             return HealthVerdict(
                 item: item, outcome: .failed, detail: error.description,
                 fix: "set pwm-channel to 0…\(max(count - 1, 0)) (a Pi 5's GPIO18 is channel 2 of 1f00098000.pwm)")
-        case .channelClaimed, .changedUnderneath:
+        case .channelClaimed, .changedUnderneath, .heldElsewhere:
             return HealthVerdict(item: item, outcome: .failed, detail: error.description)
         case .permissionTimeout(let path):
             return HealthVerdict(

@@ -35,6 +35,8 @@ public struct NavigationPipeline: Sendable {
     /// The latest fix.
     public private(set) var fix: Fix?
     private var model: HeadingEstimator.ModelField?
+    /// How far a compass can be trusted here (WMM2025's zones); nil before the first fix.
+    public private(set) var compassZone: CompassZone?
     private var modelPlace: Coordinate?
     private var modelTime: Double = -.infinity
     private var lastIMUSeconds: Double?
@@ -87,6 +89,7 @@ public struct NavigationPipeline: Sendable {
                 estimate.trueDegrees = nil
                 estimate.problem = estimate.problem ?? .noSolution
             }
+            if compassZone == .blackout { estimate.problem = .magneticBlackout }
             compassDegrees = estimate.isReliable ? estimate.trueDegrees : nil
             courseAssist.observeHeading(compassDegrees, at: event.seconds)
             if let compass = estimate.trueDegrees, courseAssist.biasDegrees != 0 {
@@ -136,6 +139,7 @@ public struct NavigationPipeline: Sendable {
         model = HeadingEstimator.ModelField(
             declinationDegrees: fixedDeclinationDegrees ?? field.declinationDegrees, totalIntensityMicrotesla: field.totalIntensityNanotesla / 1000,
             inclinationDegrees: field.inclinationDegrees)
+        compassZone = field.zone
         modelPlace = here
         modelTime = seconds
     }

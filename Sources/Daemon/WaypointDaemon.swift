@@ -70,7 +70,10 @@ public enum WaypointDaemon {
         let sysfsRoot = options.sysfsRoot ?? "/"
         let motor = configuration.motorSettings
         let channel: SysfsPWMChannel
+        // The motor has one owner (PWMChannelLock): held until the process ends.
+        let motorLock: PWMChannelLock
         do throws(PWMError) {
+            motorLock = try LinuxSysfs(root: sysfsRoot).lockChip(configuration.pwmChip)
             channel = try SysfsPWMChannel(
                 fileSystem: LinuxSysfs(root: sysfsRoot), chip: configuration.pwmChip, channel: configuration.pwmChannel,
                 periodNanoseconds: motor.periodNanoseconds)
@@ -78,6 +81,7 @@ public enum WaypointDaemon {
             logger.error("cannot open the motor's PWM channel", ["error": "\(error)"])
             return 69
         }
+        defer { withExtendedLifetime(motorLock) {} }
 
         let store: StateStore
         do throws(StateStoreError) {

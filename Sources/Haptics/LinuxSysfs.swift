@@ -15,6 +15,13 @@ public struct LinuxSysfs: SysfsFileSystem {
 
     private func full(_ path: String) -> String { root + path }
 
+    /// The motor's lock for `chip` (``PWMChannelLock``): on its `npwm`, under this root.
+    /// - Throws: `PWMError`: no such chip, or the lock held elsewhere or not taken.
+    public func lockChip(_ chip: SysfsPWMChannel.Chip) throws(PWMError) -> PWMChannelLock {
+        let name = try SysfsPWMChannel.resolve(chip, in: self)
+        return try PWMChannelLock.take(full(SysfsPWMChannel.classDirectory + "/" + name + "/npwm"))
+    }
+
     public func read(_ path: String) throws(SysfsError) -> String {
         do throws(Errno) {
             let descriptor = try FileDescriptor.open(full(path), .readOnly)

@@ -12,6 +12,9 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
     case permissionTimeout(path: String)
     /// A sysfs read or write failed while doing `action`.
     case failed(action: String, SysfsError)
+    /// Another process drives the motor (it holds the chip's lock, ``PWMChannelLock``): its
+    /// PID and name, when known.
+    case heldElsewhere(holder: String?)
     /// An attribute read back holds something other than what was written: another program
     /// drives the channel, or it was reset.
     case changedUnderneath(path: String, written: String, found: String)
@@ -32,6 +35,10 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "and does a udev rule grant the group write access to exported PWM channels?"
         case .failed(let action, let error):
             return "cannot \(action) (\(error.path)): \(Self.explain(error.errno))"
+        case .heldElsewhere(let holder):
+            let who = holder.map { "process \($0)" } ?? "another process"
+            return "the motor is driven by \(who); stop it first (systemctl stop waypointd), "
+                + "or play a pattern through the daemon: waypointctl buzz test"
         case .changedUnderneath(let path, let written, let found):
             return "\(path) reads '\(found)', not the '\(written)' written: another program is driving "
                 + "the motor (waypointd motor-off or motor-test?) or the channel was reset"

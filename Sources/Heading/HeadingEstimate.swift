@@ -11,6 +11,9 @@ public struct HeadingEstimate: Sendable, Hashable {
         case pointingVertical = "pointing-vertical"
         /// The field is parallel to gravity, or the sample was not usable.
         case noSolution = "no-solution"
+        /// Near a magnetic pole (WMM2025's blackout zone, horizontal field under 2000 nT): no
+        /// compass can be steered by there, whatever the sensors say.
+        case magneticBlackout = "magnetic-blackout"
     }
 
     /// How the magnetometer bears on the heading now.

@@ -155,6 +155,36 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
         return FileSystem.Kind(mode: status.st_mode)
     }
 
+    /// Which file the descriptor refers to: its device and inode, from `fstat(2)`.
+    ///
+    /// - Throws: The `Errno` that `fstat` failed with.
+    public func identity() throws(Errno) -> FileIdentity {
+        var status = stat()
+        _ = try checked(SystemCall.valueOrErrno { fstat(rawValue, &status) }).get()
+        // glibc's major() and minor() are macros Swift does not import: their encoding of dev_t.
+        let device = UInt64(status.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        return FileIdentity(major: UInt32(truncatingIfNeeded: major), minor: UInt32(truncatingIfNeeded: minor), inode: UInt64(status.st_ino))
+    }
+
+    /// Takes an exclusive advisory lock on the file, without waiting. Corresponds to
+    /// `flock(LOCK_EX | LOCK_NB)`.
+    ///
+    /// The lock belongs to this open file description: it is released when the descriptor is
+    /// closed, or when the process ends however it ends, so a crash never leaves it held.
+    ///
+    /// - Returns: false when another open file description holds a lock on the file.
+    /// - Throws: The `Errno` that `flock` failed with otherwise, e.g. `ENOLCK`.
+    public func lockExclusivelyWithoutWaiting() throws(Errno) -> Bool {
+        // EWOULDBLOCK is EAGAIN on Linux.
+        switch checked(SystemCall.valueOrErrno { flock(rawValue, LOCK_EX | LOCK_NB) }) {
+        case .success: return true
+        case .failure(let error) where error == .wouldBlock: return false
+        case .failure(let error): throw error
+        }
+    }
+
     /// Closes the descriptor. Corresponds to `close(2)`.
     ///
     /// Never retried: Linux releases the descriptor even when `close` fails with `EINTR`, and a

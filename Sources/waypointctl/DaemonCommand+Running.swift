@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonClient
 
 extension DaemonCommand {
     /// Talks to the daemon, prints the outcome for people, and says how the program should end.

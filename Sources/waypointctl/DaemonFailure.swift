@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonClient
 
 /// Why a daemon command did not succeed: the connection failed, or the daemon said no, or it
 /// answered something the command did not ask for.

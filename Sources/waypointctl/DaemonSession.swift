@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonClient
 
 /// A conversation with the daemon: connect, read and check the greeting, then one reply per
 /// request.

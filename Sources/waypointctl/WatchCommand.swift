@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonClient
 @preconcurrency import Glibc
 
 /// `waypointctl watch`: asks the daemon for `STATUS` updates and shows each one, as a compass

@@ -1,7 +1,9 @@
 @preconcurrency import Glibc
+import ControlProtocol
 import Daemon
 import Guidance
 import Haptics
+import Synchronization
 import SystemSupport
 
 /// `waypointd motor-test` and `waypointd motor-off`: the motor on its own, for wiring it up and
@@ -17,7 +19,13 @@ enum MotorCommands {
 
         motor-off forces the motor off: duty 0 and output disabled, if the channel is exported.
         It is what systemd runs after the daemon stops, whatever the reason, so that a crash
-        never leaves the motor running.
+        never leaves the motor running. While a daemon drives the motor, motor-off asks it
+        over its socket to mute instead (undo with waypointctl mute off); --force writes the
+        channel anyway, and the daemon, finding its channel changed under it, sets it up again
+        within a few seconds.
+
+        The motor has one owner: the daemon or motor-test holds a lock on the PWM chip, and
+        motor-test refuses (exit 75) while another holds it, naming the holder.
 
         MOTOR OPTIONS
           --config PATH        the daemon's config file, for its PWM chip, channel and motor
@@ -26,6 +34,8 @@ enum MotorCommands {
                                (default: the config's pwm-chip)
           --pwm-channel N      channel on that chip (default: the config's pwm-channel)
           --sysfs-root DIR     directory standing for / (default /), for tests and simulation
+          --socket PATH        motor-off: the running daemon's socket (default: the config's)
+          --force              motor-off: write the channel even while a daemon drives it
         """
 
     struct MotorOptions {
@@ -35,6 +45,8 @@ enum MotorCommands {
         var sysfsRoot = "/"
         var pattern = HapticPattern.motorTest
         var repeats = false
+        var socketPath: String?
+        var force = false
 
     }
 
@@ -43,6 +55,8 @@ enum MotorCommands {
         var chip: SysfsPWMChannel.Chip
         var channel: Int
         var settings: MotorSettings
+        /// The daemon's control socket.
+        var socketPath: String
     }
 
     /// What a command starts from: its options and target, or the exit status of a problem
@@ -65,7 +79,7 @@ enum MotorCommands {
                 options,
                 Target(
                     chip: options.chip ?? configuration.pwmChip, channel: options.channel ?? configuration.pwmChannel,
-                    settings: configuration.motorSettings))
+                    settings: configuration.motorSettings, socketPath: options.socketPath ?? configuration.socketPath))
         } catch {
             fputs("\(error)\n", stderr)
             return .exit(78)
@@ -106,6 +120,11 @@ enum MotorCommands {
                 options.pattern = pattern
             case "--repeat" where allowPattern:
                 options.repeats = true
+            case "--socket" where !allowPattern:
+                guard let text = value(), !text.isEmpty else { return .failure(UsageFailure("--socket needs a path")) }
+                options.socketPath = text
+            case "--force" where !allowPattern:
+                options.force = true
             default:
                 return .failure(UsageFailure("unknown argument '\(word)'"))
             }
@@ -120,12 +139,46 @@ enum MotorCommands {
         case .exit(let status): return status
         case .ready(let parsed, let resolved): (options, target) = (parsed, resolved)
         }
+        let sysfs = LinuxSysfs(root: options.sysfsRoot)
+        var lock: PWMChannelLock?
         do throws(PWMError) {
-            try SysfsPWMChannel.forceOff(
-                fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: target.chip, channel: target.channel)
+            lock = try sysfs.lockChip(target.chip)
+        } catch {
+            guard case .heldElsewhere(let holder) = error else {
+                // No chip, or no lock to be had: forcing the channel off is all there is to do.
+                return forceOff(sysfs, target)
+            }
+            if !options.force {
+                return askDaemonToMute(target.socketPath, holder: holder)
+            }
+            fputs("waypointd: motor-off: forcing the channel off under \(holder.map { "process \($0)" } ?? "its owner"), "
+                + "which will set it up again\n", stderr)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        return forceOff(sysfs, target)
+    }
+
+    private static func forceOff(_ sysfs: LinuxSysfs, _ target: Target) -> Int32 {
+        do throws(PWMError) {
+            try SysfsPWMChannel.forceOff(fileSystem: sysfs, chip: target.chip, channel: target.channel)
             return 0
         } catch {
             fputs("waypointd: motor-off: \(error)\n", stderr)
+            return 1
+        }
+    }
+
+    /// The daemon drives the motor: `mute on` over its socket, which silences it and stays.
+    private static func askDaemonToMute(_ socketPath: String, holder: String?) -> Int32 {
+        let owner = holder.map { "process \($0)" } ?? "a running daemon"
+        switch DaemonRequest.send(ControlRequest.mute(true), to: socketPath) {
+        case .success:
+            print("waypointd: motor-off: the motor is driven by \(owner); asked it to mute (waypointctl mute off undoes it)")
+            return 0
+        case .failure(let reason):
+            fputs(
+                "waypointd: motor-off: the motor is driven by \(owner), and asking it to mute failed: \(reason); "
+                    + "use --force to write the channel anyway\n", stderr)
             return 1
         }
     }
@@ -140,6 +193,16 @@ enum MotorCommands {
         let signals = SignalStream.make([SIGINT, SIGTERM])
         let settings = target.settings
         let channel: SysfsPWMChannel
+        let lock: PWMChannelLock
+        do throws(PWMError) {
+            lock = try LinuxSysfs(root: options.sysfsRoot).lockChip(target.chip)
+        } catch {
+            fputs("waypointd: motor-test: \(error)\n", stderr)
+            // EX_TEMPFAIL: try again once the other owner is done.
+            if case .heldElsewhere = error { return 75 }
+            return 1
+        }
+        defer { withExtendedLifetime(lock) {} }
         do throws(PWMError) {
             channel = try SysfsPWMChannel(
                 fileSystem: LinuxSysfs(root: options.sysfsRoot), chip: target.chip, channel: target.channel,
@@ -149,7 +212,12 @@ enum MotorCommands {
             return 1
         }
         let clock = ContinuousClock()
-        let player = HapticPlayer(channel: channel, settings: settings, clock: clock)
+        // A failed channel makes the player retry; for a test of the wiring, one failure is the
+        // answer: it ends the test with status 1.
+        let failure = Mutex<PWMError?>(nil)
+        let player = HapticPlayer(channel: channel, settings: settings, clock: clock) { fault in
+            if let fault { failure.withLock { $0 = $0 ?? fault } }
+        }
         let length = ERMRenderer(settings: settings).timeline(for: options.pattern).length
         return await withTaskGroup(of: Int32?.self) { group in
             group.addTask {
@@ -182,6 +250,10 @@ enum MotorCommands {
             var status = first ?? 0
             while let result = await group.next() {
                 if let result, status == 0 { status = result }
+            }
+            if let fault = failure.withLock({ $0 }) {
+                fputs("waypointd: motor-test: \(fault)\n", stderr)
+                return 1
             }
             return status
         }

@@ -83,3 +83,48 @@ struct MotorCommandTests {
         #expect(bad.standardError.contains("\(config):1:"), "\(bad.standardError)")
     }
 }
+
+/// Issue 16, item 6: one owner for the motor while the daemon runs.
+@Suite("One motor owner")
+struct MotorOwnerTests {
+    @Test("motor-test refuses while the daemon drives the motor, naming it (exit 75)")
+    func motorTestRefused() async throws {
+        guard let daemon = try await SimulatedDaemon(), let waypointd = try ExternalTool.built("waypointd") else { return }
+        #expect(try daemon.client().request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let test = try ExternalTool.run(waypointd, ["motor-test", "--sysfs-root", daemon.tree.root.path, "--pwm-chip", "pwmchip0"])
+        #expect(test.status == 75, "\(test.standardError)")
+        #expect(test.standardError.contains("the motor is driven by process \(daemon.process.processID) (waypointd)"), "\(test.standardError)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    @Test("motor-off while the daemon guides asks it to mute; with --force it writes, and the daemon notices and recovers")
+    func motorOffAsksThenForces() async throws {
+        guard let daemon = try await SimulatedDaemon(), let waypointd = try ExternalTool.built("waypointd") else { return }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let common = ["--sysfs-root", daemon.tree.root.path, "--pwm-chip", "pwmchip0", "--socket", daemon.socket]
+        let asked = try ExternalTool.run(waypointd, ["motor-off"] + common)
+        #expect(asked.status == 0, "\(asked.standardError)")
+        #expect(asked.standardOutput.contains("asked it to mute"), "\(asked.standardOutput)")
+        #expect(client.request(#"{"cmd":"status"}"#)?["muted"] as? Bool == true)
+        #expect(client.request(#"{"cmd":"mute","on":false}"#)?["class"] as? String == "OK")
+
+        // Forced: the channel is written under the daemon, which finds it changed (within about
+        // a second of reading it back), reports it, and sets it up again.
+        let forced = try ExternalTool.run(waypointd, ["motor-off", "--force"] + common)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(forced.standardError.contains("forcing the channel off"), "\(forced.standardError)")
+        let noticed = try await daemon.waitForStatus(client, seconds: 5) { status in
+            (status["problems"] as? [String])?.contains { $0.contains("another program is driving the motor") } == true
+        }
+        #expect(noticed != nil, "the daemon never noticed; \(daemon.log)")
+        let recovered = try await daemon.waitForStatus(client, seconds: 10) { ($0["problems"] as? [String]) == [] }
+        #expect(recovered != nil, "\(daemon.log)")
+        #expect(daemon.tree.value("pwmchip0/pwm0/enable") == "1", "the daemon set its channel up again")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        // Gone: the lock went with it, and motor-off forces the channel off as ExecStopPost does.
+        let after = try ExternalTool.run(waypointd, ["motor-off"] + common)
+        #expect(after.status == 0, "\(after.standardError)")
+        #expect(daemon.tree.value("pwmchip0/pwm0/enable") == "0")
+    }
+}

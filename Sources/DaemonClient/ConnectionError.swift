@@ -3,7 +3,7 @@ import SystemSupport
 
 /// Why talking to the daemon failed, below the level of its answers. Every case names the
 /// socket path, because "which daemon?" is the first question when it fails.
-enum ConnectionError: Error, Hashable, CustomStringConvertible {
+public enum ConnectionError: Error, Hashable, CustomStringConvertible {
     /// The path does not fit a UNIX socket address.
     case pathTooLong(path: String)
     /// `socket(2)` failed (out of descriptors or memory).
@@ -25,7 +25,7 @@ enum ConnectionError: Error, Hashable, CustomStringConvertible {
     /// The daemon sent a line that is not a reply this client can read.
     case badReply(path: String, ReplyDecodingError)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .pathTooLong(let path):
             "socket path \(path) is longer than \(UnixSocketConnection.maximumPathLength) bytes"
@@ -47,15 +47,6 @@ enum ConnectionError: Error, Hashable, CustomStringConvertible {
             "waypointd on \(path) sent a line longer than \(LineFramer.defaultMaximumLineLength) bytes"
         case .badReply(let path, let error):
             "unreadable reply from waypointd on \(path): \(error)"
-        }
-    }
-
-    /// How the program should end: an unreadable reply is a failed command (1); everything else
-    /// means the daemon could not be used (69).
-    var exitStatus: ExitStatus {
-        switch self {
-        case .badReply: .failure
-        default: .unavailable
         }
     }
 

@@ -5,18 +5,18 @@ import SystemSupport
 ///
 /// Not for sharing between threads, except ``interrupt()``, which another thread may call to
 /// wake a ``receive()`` that is waiting.
-final class ControlConnection {
+public final class ControlConnection {
     /// One line the daemon sent: the reply it decodes to, and the bytes as they arrived (for
     /// `status --json`).
-    struct Received {
+    public struct Received {
         /// The decoded reply.
-        let reply: ControlReply
+        public let reply: ControlReply
         /// The line's bytes, without the newline.
-        let line: [UInt8]
+        public let line: [UInt8]
     }
 
     /// The socket path, for messages.
-    let path: String
+    public let path: String
     private let socket: UnixSocketConnection
     private var framer = LineFramer()
     private var pending: [LineFramer.Frame] = []
@@ -29,7 +29,7 @@ final class ControlConnection {
     ///   - path: The daemon's control socket.
     ///   - receiveTimeoutSeconds: How long ``receive()`` waits for a line; nil for ever.
     /// - Throws: ``ConnectionError`` when the path is too long or the connection fails.
-    init(path: String, receiveTimeoutSeconds: Double?) throws(ConnectionError) {
+    public init(path: String, receiveTimeoutSeconds: Double?) throws(ConnectionError) {
         self.path = path
         guard path.utf8.count <= UnixSocketConnection.maximumPathLength else { throw .pathTooLong(path: path) }
         do throws(UnixSocketError) {
@@ -52,7 +52,7 @@ final class ControlConnection {
 
     /// Changes how long ``receive()`` waits; nil waits for ever.
     /// - Throws: ``ConnectionError/setupFailed(path:_:)``.
-    func setReceiveTimeout(seconds: Double?) throws(ConnectionError) {
+    public func setReceiveTimeout(seconds: Double?) throws(ConnectionError) {
         do throws(Errno) {
             try socket.setReceiveTimeout(seconds: seconds)
         } catch {
@@ -68,7 +68,7 @@ final class ControlConnection {
     /// `MSG_NOSIGNAL` makes a daemon that went away `EPIPE`, not a `SIGPIPE` that would end the
     /// client without a word.
     /// - Throws: ``ConnectionError/sendFailed(path:_:)``.
-    func send(_ request: ControlRequest) throws(ConnectionError) {
+    public func send(_ request: ControlRequest) throws(ConnectionError) {
         switch socket.send(request.line) {
         case .sent:
             return
@@ -86,7 +86,7 @@ final class ControlConnection {
 
     /// Waits for the next line and decodes it.
     /// - Throws: ``ConnectionError``: timed out, closed, too long, unreadable.
-    func receive() throws(ConnectionError) -> Received {
+    public func receive() throws(ConnectionError) -> Received {
         while pending.isEmpty {
             var chunk = [UInt8](repeating: 0, count: Self.receiveChunkBytes)
             let result = chunk.withUnsafeMutableBytes { buffer in
@@ -119,15 +119,15 @@ final class ControlConnection {
     /// closed: how a signal source's handler ends `watch`.
     ///
     /// Safe at any time: once the connection is closed, interrupting it does nothing.
-    struct Interrupter: Sendable {
+    public struct Interrupter: Sendable {
         fileprivate let socket: UnixSocketConnection
 
         /// Shuts the socket down in both directions.
-        func interrupt() {
+        public func interrupt() {
             socket.shutdown()
         }
     }
 
     /// An ``Interrupter`` for this connection.
-    var interrupter: Interrupter { Interrupter(socket: socket) }
+    public var interrupter: Interrupter { Interrupter(socket: socket) }
 }
