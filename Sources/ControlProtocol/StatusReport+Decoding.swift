@@ -18,6 +18,7 @@ extension StatusReport: Decodable {
             haptic: try container.decodeIfPresent(Haptic.self, forKey: .haptic) ?? Haptic(),
             calibration: try container.decodeIfPresent(String.self, forKey: .calibration),
             isMuted: try container.decodeIfPresent(Bool.self, forKey: .muted),
+            imu: try container.decodeIfPresent(IMU.self, forKey: .imu),
             problems: try container.decodeIfPresent([String].self, forKey: .problems) ?? [])
     }
 }
@@ -67,5 +68,19 @@ extension StatusReport.Haptic: Decodable {
             sharpness: try container.decodeIfPresent(Double.self, forKey: .sharpness),
             duty: try container.decodeIfPresent(Double.self, forKey: .duty),
             pattern: try container.decodeIfPresent(String.self, forKey: .pattern))
+    }
+}
+
+extension StatusReport.IMU: Decodable {
+    /// Reads `imu`; missing counts read as 0.
+    /// - Throws: `DecodingError` when `chips` is missing or a field has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            chips: try container.decode(String.self, forKey: .chips),
+            samples: try container.decodeIfPresent(Int.self, forKey: .samples) ?? 0,
+            transferErrors: try container.decodeIfPresent(Int.self, forKey: .errors) ?? 0,
+            faults: try container.decodeIfPresent(Int.self, forKey: .faults) ?? 0,
+            restarts: try container.decodeIfPresent(Int.self, forKey: .restarts) ?? 0)
     }
 }

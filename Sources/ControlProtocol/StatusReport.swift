@@ -104,6 +104,29 @@ public struct StatusReport: Sendable, Hashable {
         }
     }
 
+    /// The IMU in use: `imu` on the wire, or null while there is none.
+    public struct IMU: Sendable, Hashable {
+        /// `chips`: the magnetometer and accelerometer, with their addresses.
+        public var chips: String
+        /// `samples`: samples read since the IMU was found.
+        public var samples: Int
+        /// `errors`: I2C transfers that failed, retries included.
+        public var transferErrors: Int
+        /// `faults`: reads that failed after their retry.
+        public var faults: Int
+        /// `restarts`: times the chips were configured again after failing.
+        public var restarts: Int
+
+        /// An IMU report from its parts.
+        public init(chips: String, samples: Int, transferErrors: Int, faults: Int, restarts: Int) {
+            self.chips = chips
+            self.samples = samples
+            self.transferErrors = transferErrors
+            self.faults = faults
+            self.restarts = restarts
+        }
+    }
+
     /// `state`: the guidance state, `idle`, `no-fix`, `no-heading`, `guiding` or `arrived`.
     public var state: String
     /// `fix`: the latest fix, or null.
@@ -124,6 +147,8 @@ public struct StatusReport: Sendable, Hashable {
     public var calibration: String?
     /// `muted`: whether guidance vibration is muted.
     public var isMuted: Bool?
+    /// `imu`: the chips in use and their error counts, or null while no IMU can be read.
+    public var imu: IMU?
     /// `problems`: what went wrong that the wearer's helper should know, one sentence each,
     /// e.g. a state file found corrupt at start and set aside; empty when nothing did.
     public var problems: [String]
@@ -132,8 +157,10 @@ public struct StatusReport: Sendable, Hashable {
     public init(
         state: String, fix: Fix? = nil, heading: Heading = Heading(), destination: DestinationReport? = nil,
         bearingDegrees: Double? = nil, distanceMeters: Double? = nil, errorDegrees: Double? = nil,
-        haptic: Haptic = Haptic(), calibration: String? = nil, isMuted: Bool? = nil, problems: [String] = []
+        haptic: Haptic = Haptic(), calibration: String? = nil, isMuted: Bool? = nil, imu: IMU? = nil,
+        problems: [String] = []
     ) {
+        self.imu = imu
         self.state = state
         self.fix = fix
         self.heading = heading
@@ -151,7 +178,7 @@ public struct StatusReport: Sendable, Hashable {
 extension StatusReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
-        case calibration, muted, problems
+        case calibration, muted, imu, problems
     }
 
     /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
@@ -168,6 +195,7 @@ extension StatusReport: Encodable {
         try container.encode(haptic, forKey: .haptic)
         try container.encode(calibration, forKey: .calibration)
         try container.encode(isMuted, forKey: .muted)
+        try container.encode(imu, forKey: .imu)
         try container.encode(problems, forKey: .problems)
     }
 }
@@ -216,5 +244,18 @@ extension StatusReport.Haptic: Encodable {
         try container.encode(WireNumber(sharpness), forKey: .sharpness)
         try container.encode(WireNumber(duty), forKey: .duty)
         try container.encode(pattern, forKey: .pattern)
+    }
+}
+
+extension StatusReport.IMU: Encodable {
+    enum CodingKeys: String, CodingKey { case chips, samples, errors, faults, restarts }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chips, forKey: .chips)
+        try container.encode(samples, forKey: .samples)
+        try container.encode(transferErrors, forKey: .errors)
+        try container.encode(faults, forKey: .faults)
+        try container.encode(restarts, forKey: .restarts)
     }
 }

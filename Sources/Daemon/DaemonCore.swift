@@ -5,6 +5,7 @@ import Geomagnetism
 import Guidance
 import Haptics
 import Heading
+import IMU
 import Synchronization
 import SystemSupport
 
@@ -41,6 +42,8 @@ public actor DaemonCore: ControlHandler {
     private let imuProblem = Mutex<String?>(nil)
     /// Why there is no gpsd to read, while there is none (the GPS client retries).
     private let gpsProblem = Mutex<String?>(nil)
+    /// The IMU in use, for `status`.
+    private let imuReport = Mutex<StatusReport.IMU?>(nil)
     /// The navigator's state after the latest event, readable without the lock (for the
     /// sampling rate and systemd's STATUS= line).
     private let currentState = Atomic<UInt8>(0)
@@ -141,6 +144,14 @@ public actor DaemonCore: ControlHandler {
 
     /// Why no IMU can be read (nil once one is): from the sampling thread, which keeps trying.
     public nonisolated func imuChanged(problem: String?) { imuProblem.withLock { $0 = problem } }
+
+    /// The IMU in use and its counters: from the sampling thread, about once a second.
+    public nonisolated func imuInUse(chips: String, statistics: IMUReader.Statistics) {
+        let report = StatusReport.IMU(
+            chips: chips, samples: statistics.samples, transferErrors: statistics.transferErrors,
+            faults: statistics.faultedPolls, restarts: statistics.reinitialisations)
+        imuReport.withLock { $0 = report }
+    }
 
     /// Why gpsd cannot be read (nil once it can): from the GPS client's events.
     public nonisolated func gpsChanged(problem: String?) { gpsProblem.withLock { $0 = problem } }
@@ -251,7 +262,7 @@ public actor DaemonCore: ControlHandler {
             haptic: StatusReport.Haptic(
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: player.duty,
                 pattern: player.pattern?.rawValue),
-            calibration: calibrationState, isMuted: saved.muted,
+            calibration: calibrationState, isMuted: saved.muted, imu: imu == nil ? imuReport.withLock { $0 } : nil,
             problems: problems + (imu.map { ["imu: \($0); trying again"] } ?? []) + Self.zoneProblems(zone)
                 + (gpsProblem.withLock { $0 }.map { ["gps: \($0); trying again"] } ?? [])
                 + (player.fault.map { ["motor: \($0); retrying"] } ?? []))

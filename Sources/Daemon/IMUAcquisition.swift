@@ -29,6 +29,8 @@ struct IMUAcquisition {
     private(set) var nextAttempt = ContinuousClock.now
     /// Why the last attempt found no usable IMU; nil before the first and after success.
     private(set) var problem: String?
+    /// The chips found, for `status`; nil until they are.
+    private(set) var chips: String?
     private var lastLogged: (reason: String, at: ContinuousClock.Instant)?
 
     init(source: Source, configuration: Configuration, logger: Logger) {
@@ -47,6 +49,7 @@ struct IMUAcquisition {
         case .success(let (reader, selection)):
             backoff.succeeded()
             problem = nil
+            chips = "\(selection)"
             lastLogged = nil
             logger.notice(
                 "imu in use",

@@ -402,12 +402,17 @@ struct Sampling: Sendable {
         var reads = 0
         var faults = FaultLog()
         var burst = IMUBurst()
+        var nextReport = ContinuousClock.now
         while !alarm.isStopped {
             if reader == nil, let opened = acquisition.attempt() {
                 reader = opened
                 core.imuChanged(problem: nil)
             } else if reader == nil {
                 core.imuChanged(problem: acquisition.problem)
+            }
+            if let reader, let chips = acquisition.chips, ContinuousClock.now >= nextReport {
+                core.imuInUse(chips: chips, statistics: reader.statistics)
+                nextReport = ContinuousClock.now.advanced(by: .seconds(1))
             }
             let needsHeading = core.needsHeading
             // The FIFO's rate while bursts are read; nil while polling (or without an IMU).

@@ -17,7 +17,9 @@ public enum ExampleReplies {
         destination: .init(latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower"),
         bearingDegrees: 316.03, distanceMeters: 432.1, errorDegrees: 23.65,
         haptic: .init(intensity: 0.55, sharpness: 0.3, duty: 0.48, pattern: "accepted"),
-        calibration: "stored", isMuted: false, problems: ["no \"gps\" / fix", "tab\there"])
+        calibration: "stored", isMuted: false,
+        imu: .init(chips: "LSM9DS1 magnetometer at 0x1C, accelerometer at 0x6A", samples: 5200, transferErrors: 3, faults: 1, restarts: 1),
+        problems: ["no \"gps\" / fix", "tab\there"])
 
     /// A version greeting of each form, `OK`, an idle status and ``guidingStatus``, recent lists
     /// empty and full, the three calibration reports, and an error of every code (with text that

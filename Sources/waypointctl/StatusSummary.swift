@@ -41,6 +41,10 @@ enum StatusSummary {
             }
         }
         lines.append("motor: \(motor(status.haptic, muted: status.isMuted == true))")
+        if let imu = status.imu {
+            let errors = imu.transferErrors == 0 ? "" : ", \(imu.transferErrors) read errors"
+            lines.append("imu: \(imu.chips)\(errors)")
+        }
         lines.append("calibration: \(status.calibration ?? "unknown")")
         lines.append("muted: \(status.isMuted.map { $0 ? "yes" : "no" } ?? "unknown")")
         // Last, one a line, so that "everything is fine" is the absence of these lines.

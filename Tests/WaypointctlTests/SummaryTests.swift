@@ -22,6 +22,7 @@ struct SummaryTests {
                 "position: 48°51'20.2\"N 2°17'55.0\"E (last known)",
                 "elevation: 35 m above sea level (last known)",
                 "motor: playing accepted, duty 48%",
+                "imu: LSM9DS1 magnetometer at 0x1C, accelerometer at 0x6A, 3 read errors",
                 "calibration: stored",
                 "muted: no",
                 "problem: no \"gps\" / fix",
