@@ -17,7 +17,7 @@ import SystemSupport
 /// times a second, and that must neither hop onto this actor nor wake the player, which reads
 /// the newest cue when its current pulse ends.
 ///
-/// The edges are written from a thread of the player's own that sleeps in an ``EdgeAlarm``
+/// The edges are written from a thread of the player's own that sleeps in a ``ThreadAlarm``
 /// between them: one wakeup per edge and no allocation, where a task sleeping on the clock
 /// allocates on every sleep and wakes two threads.
 public actor HapticPlayer<C: Clock> where C.Duration == Duration {
@@ -27,7 +27,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
     private let mailbox: Mutex<HapticMailbox>
     /// When the player was made: the mailbox keeps times as durations since then.
     private let origin: C.Instant
-    private let alarm: EdgeAlarm<C>
+    private let alarm: ThreadAlarm<C>
     private let faults: @Sendable (PWMError?) -> Void
 
     /// How often the channel is read back while the motor is in use.
@@ -59,7 +59,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         self.clock = clock
         origin = clock.now
         mailbox = Mutex(HapticMailbox())
-        alarm = EdgeAlarm(clock: clock)
+        alarm = ThreadAlarm(clock: clock)
     }
 
     /// What to feel from the next pulse on, from any thread, without waiting. A pulse under way

@@ -1,14 +1,16 @@
 @preconcurrency import Glibc
 
-/// Where the player's thread waits between motor edges: until an instant of the player's clock,
-/// or until another thread wakes it (a silence, a pattern, a stop), whichever comes first. A
-/// wake that comes while the thread is busy is kept for its next wait, so none is lost.
+/// Where a thread of our own waits: until an instant of a clock, or until another thread wakes
+/// it, whichever comes first. The motor's thread waits in one between edges (woken by a silence,
+/// a pattern, a stop), the sampling thread between reads (woken when the heading starts to
+/// matter, or to stop). A wake that comes while the thread is busy is kept for its next wait, so
+/// none is lost; after ``stop()`` every wait returns at once.
 ///
 /// On `ContinuousClock` the thread blocks in `pthread_cond_timedwait` on CLOCK_MONOTONIC: one
-/// wakeup per edge and no allocation (Swift's `Clock.sleep` allocates on every call, and wakes a
-/// timer thread and a worker thread). Any other clock (the manual clock of the tests) is waited
-/// on through its own `sleep(until:)`, in a task that a wake cancels.
-final class EdgeAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duration {
+/// wakeup per deadline and no allocation (Swift's `Clock.sleep` allocates on every call, and
+/// wakes a timer thread and a worker thread). Any other clock (the manual clock of the tests) is
+/// waited on through its own `sleep(until:)`, in a task that a wake cancels.
+public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duration {
     // @unchecked: every mutable field is read and written with `mutex` held.
     private let clock: C
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -21,7 +23,7 @@ final class EdgeAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duratio
     private var firedGeneration = -1
 
     /// An alarm for waits on `clock`.
-    init(clock: C) {
+    public init(clock: C) {
         self.clock = clock
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
@@ -39,16 +41,16 @@ final class EdgeAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duratio
     }
 
     /// Whether `stop()` was called.
-    var isStopped: Bool { locked { stopped } }
+    public var isStopped: Bool { locked { stopped } }
 
     /// Ends the wait under way, or the next one.
-    func wake() {
+    public func wake() {
         locked { isWoken = true }
         pthread_cond_signal(condition)
     }
 
     /// Ends the wait under way and every later one at once.
-    func stop() {
+    public func stop() {
         locked {
             stopped = true
             isWoken = true
@@ -58,7 +60,7 @@ final class EdgeAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duratio
 
     /// Blocks the calling thread until `deadline` (nil: no deadline) or a wake.
     /// - Returns: true when woken (or stopped), false when the deadline came.
-    func wait(until deadline: C.Instant?) -> Bool {
+    public func wait(until deadline: C.Instant?) -> Bool {
         guard let deadline else { return waitForWake() }
         let left = clock.now.duration(to: deadline)
         if C.self == ContinuousClock.self { return wait(for: left) }
