@@ -102,9 +102,11 @@ public enum WaypointDaemon {
         }
         let walker = options.simulate ? WalkerBox(SimulatedWalker(position: simulatedStart, yawDegrees: 200, seed: 1)) : nil
         let alarm = ThreadAlarm(clock: ContinuousClock())
+        let state = DaemonState(
+            pipeline: pipeline, saved: saved, isCalibrated: calibration != nil,
+            startProblems: report.entries.filter(\.isProblem).map(\.description))
         let core = DaemonCore(
-            pipeline: pipeline, player: player, store: store, saved: saved, logger: logger, recorder: recorder,
-            problems: report.entries.filter(\.isProblem).map(\.description),
+            state: state, player: player, store: store, logger: logger, recorder: recorder,
             destinationChanged: { destination in
                 walker?.walker.withLock { $0.destination = destination }
                 // Back to the full sampling rate at once: the first cue needs a fresh heading.
@@ -129,8 +131,7 @@ public enum WaypointDaemon {
             return 69
         }
         let server = ControlServer(listener: listener, handler: core, logger: logger)
-        await core.recordCalibration(calibration)
-        await core.restore()
+        core.start(calibration: calibration)
 
         let sampling = Sampling(
             walker: walker, script: parsedScript, configuration: configuration, core: core, logger: logger,
