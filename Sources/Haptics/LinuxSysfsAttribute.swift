@@ -2,8 +2,9 @@
 import Synchronization
 import SystemSupport
 
-/// An attribute of ``LinuxSysfs`` kept open for writing: each value is one `pwrite(2)` at
-/// offset 0 on the descriptor opened once, with no path walk and no close per value.
+/// An attribute of ``LinuxSysfs`` kept open for writing and reading back: each value is one
+/// `pwrite(2)` at offset 0 on the descriptor opened once, with no path walk and no close per
+/// value, and each read-back one `pread(2)` at offset 0.
 ///
 /// On sysfs every write calls the attribute's `store()` with exactly the bytes written, whatever
 /// the offset, and truncation does nothing (kernfs ignores size changes, which is why `O_TRUNC`
@@ -18,14 +19,14 @@ final class LinuxSysfsAttribute: SysfsAttributeWriter {
     /// Set by the first `close()`, so that the descriptor is closed exactly once.
     private let isClosed = Atomic(false)
 
-    /// Opens `fullPath` for writing.
+    /// Opens `fullPath` for writing and reading.
     /// - Parameters:
     ///   - path: The path relative to the root, for errors.
     ///   - fullPath: The path to open.
     /// - Throws: The `Errno` of `open`.
     init(path: String, fullPath: String) throws(Errno) {
         self.path = path
-        descriptor = try FileDescriptor.open(fullPath, .writeOnly)
+        descriptor = try FileDescriptor.open(fullPath, .readWrite)
     }
 
     deinit {
@@ -47,6 +48,39 @@ final class LinuxSysfsAttribute: SysfsAttributeWriter {
             }
         }
         if case .failure(let error) = result { throw SysfsError(path: path, errno: error.rawValue) }
+    }
+
+    func readValue() throws(SysfsError) -> UInt64? {
+        precondition(!isClosed.load(ordering: .acquiring), "\(path) read after it was closed")
+        do throws(Errno) {
+            // A file removed while open (a test tree's `rm`) still reads what was written last.
+            guard try descriptor.linkCount() > 0 else { throw Errno.noSuchFileOrDirectory }
+            let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                Result { () throws(Errno) in
+                    let count = try descriptor.read(fromAbsoluteOffset: 0, into: UnsafeMutableRawBufferPointer(buffer))
+                    return Self.number(in: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                }
+            }
+            return try result.get()
+        } catch {
+            throw SysfsError(path: path, errno: error.rawValue)
+        }
+    }
+
+    /// The decimal number a value holds, before its newline; nil for anything else.
+    private static func number(in bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        var digits = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? value : nil
     }
 
     func close() throws(SysfsError) {

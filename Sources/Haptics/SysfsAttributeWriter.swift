@@ -1,4 +1,5 @@
-/// One sysfs attribute opened once and written many times: the motor's `duty_cycle`, written at
+/// One sysfs attribute opened once and written (and read back) many times: the motor's
+/// `duty_cycle`, written at
 /// every pulse edge, where opening the path again for each value (path walk, truncation, close)
 /// was most of the motor thread's cost.
 ///
@@ -18,6 +19,15 @@ public protocol SysfsAttributeWriter: AnyObject, Sendable {
     /// - Throws: `SysfsError` naming ``path`` and the kernel's errno, e.g. `EINVAL` for a duty
     ///   above the period, `ENODEV` once the channel has been unexported.
     func write(_ value: UInt64) throws(SysfsError)
+
+    /// The attribute's value read back through the open descriptor, without allocating (the
+    /// player reads its channel back about once a second): a number, or nil when what it holds
+    /// is not one.
+    ///
+    /// - Throws: `SysfsError` naming ``path``: `ENOENT` once the attribute has been removed from
+    ///   its directory (on a test tree) while open, `ENODEV` once its channel was unexported,
+    ///   or what the read failed with.
+    func readValue() throws(SysfsError) -> UInt64?
 
     /// Lets go of the attribute; closing again does nothing. Happens on deinit otherwise.
     ///

@@ -6,8 +6,9 @@ public protocol SysfsFileSystem: Sendable {
     func read(_ path: String) throws(SysfsError) -> String
     /// Writes `value` to an attribute, as one `write(2)`, the way sysfs expects.
     func write(_ value: String, to path: String) throws(SysfsError)
-    /// Opens an attribute once for many writes, for the motor's duty, written at every pulse
-    /// edge; rarer writes go through ``write(_:to:)``.
+    /// Opens an attribute once for many writes and read-backs, for the motor's duty, written at
+    /// every pulse edge, and its output's `enable`, read back about once a second; rarer writes
+    /// go through ``write(_:to:)``.
     /// - Parameter path: The attribute, relative to the root.
     /// - Returns: The attribute, open until its `close()` or its deinit.
     /// - Throws: `SysfsError` naming `path`, e.g. `ENOENT` or `EACCES`.

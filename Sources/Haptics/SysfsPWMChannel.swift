@@ -59,6 +59,8 @@ public final class SysfsPWMChannel: PWMChannel {
     private struct State {
         /// `duty_cycle`, open from the end of setup until shutdown.
         var dutyCycle: (any SysfsAttributeWriter)?
+        /// `enable`, open as long, for reading back.
+        var enable: (any SysfsAttributeWriter)?
         var isShutDown = false
         /// The duty last written through `dutyCycle`, nanoseconds.
         var duty: UInt64 = 0
@@ -109,10 +111,11 @@ public final class SysfsPWMChannel: PWMChannel {
         do throws(PWMError) {
             try configure()
             // Once the period is set and the motor is off: from here on, duty values come often.
-            let dutyCycle = try Self.attempt("open the duty cycle") { () throws(SysfsError) in
-                try fileSystem.openAttribute(dutyCyclePath)
+            let (dutyCycle, enable) = try openAttributes()
+            state.withLock {
+                $0.dutyCycle = dutyCycle
+                $0.enable = enable
             }
-            state.withLock { $0.dutyCycle = dutyCycle }
         } catch {
             try? shutDownQuietly()
             throw error
@@ -166,38 +169,63 @@ public final class SysfsPWMChannel: PWMChannel {
         }
     }
 
-    /// Reads `duty_cycle` and `enable` back by their paths: a write to an attribute kept open
-    /// cannot tell that the channel was unexported and exported again, that another program
-    /// wrote it, or (on a test tree) that the file was removed. Two small reads; the player
-    /// calls this about once a second while the motor is in use, never at an edge.
+    /// `duty_cycle` and `enable`, opened to be kept open.
+    private func openAttributes() throws(PWMError) -> (any SysfsAttributeWriter, any SysfsAttributeWriter) {
+        let dutyCycle = try Self.attempt("open the duty cycle") { () throws(SysfsError) in
+            try fileSystem.openAttribute(dutyCyclePath)
+        }
+        let enable = try Self.attempt("open the output's enable") { () throws(SysfsError) in
+            try fileSystem.openAttribute(channelDirectory + "/enable")
+        }
+        return (dutyCycle, enable)
+    }
+
+    /// Reads `duty_cycle` and `enable` back through the descriptors kept open: a write cannot
+    /// tell that another program wrote the attribute, that the channel was unexported (the
+    /// descriptors are then orphaned), or (on a test tree) that the file was removed. Two small
+    /// reads without allocating; the player calls this about once a second while the motor is
+    /// in use, never at an edge.
     public func verify() throws(PWMError) {
-        let written: UInt64? = state.withLock { $0.isShutDown || $0.dutyCycle == nil ? nil : $0.duty }
-        guard let written else {
-            throw .failed(action: "verify a channel shut down", SysfsError(path: dutyCyclePath, errno: ENODEV))
+        let checked: Result<Void, PWMError> = state.withLock { state in
+            guard !state.isShutDown, let dutyCycle = state.dutyCycle, let enable = state.enable else {
+                return .failure(.failed(action: "verify a channel shut down", SysfsError(path: dutyCyclePath, errno: ENODEV)))
+            }
+            let written = state.duty
+            let found: UInt64?
+            let enabled: UInt64?
+            do throws(SysfsError) {
+                found = try dutyCycle.readValue()
+                enabled = try enable.readValue()
+            } catch {
+                return .failure(.failed(action: "read back the channel", error))
+            }
+            // A driver may round the duty to its clock; 1 % of the period is more than any does.
+            guard let found, (found > written ? found - written : written - found) <= periodNanoseconds / 100 else {
+                return .failure(
+                    .changedUnderneath(path: dutyCyclePath, written: String(written), found: found.map(String.init) ?? "?"))
+            }
+            guard enabled == 1 else {
+                return .failure(
+                    .changedUnderneath(
+                        path: channelDirectory + "/enable", written: "1", found: enabled.map(String.init) ?? "?"))
+            }
+            return .success(())
         }
-        let duty = try Self.attempt("read back the duty cycle") { () throws(SysfsError) in
-            try fileSystem.read(dutyCyclePath)
-        }
-        // A driver may round the duty to its clock; 1 % of the period is more than any does.
-        guard let found = UInt64(duty), (found > written ? found - written : written - found) <= periodNanoseconds / 100
-        else {
-            throw .changedUnderneath(path: dutyCyclePath, written: String(written), found: duty)
-        }
-        let enable = try Self.attempt("read back the output's enable") { () throws(SysfsError) in
-            try fileSystem.read(channelDirectory + "/enable")
-        }
-        guard enable == "1" else { throw .changedUnderneath(path: channelDirectory + "/enable", written: "1", found: enable) }
+        try checked.get()
     }
 
     /// Closes `duty_cycle`, writes period, duty 0 and enable again, and opens `duty_cycle`
     /// anew: what recovers a channel unexported and exported again, or an attribute replaced.
     public func reopen() throws(PWMError) {
-        let old: (any SysfsAttributeWriter)? = state.withLock { state in
-            defer { state.dutyCycle = nil }
-            return state.isShutDown ? nil : state.dutyCycle
+        let old: [any SysfsAttributeWriter] = state.withLock { state in
+            defer {
+                state.dutyCycle = nil
+                state.enable = nil
+            }
+            return state.isShutDown ? [] : [state.dutyCycle, state.enable].compactMap { $0 }
         }
-        // Whatever the old descriptor's close says, it is let go of; the writes below tell.
-        try? old?.close()
+        // Whatever the old descriptors' close says, they are let go of; the writes below tell.
+        for attribute in old { try? attribute.close() }
         if !fileSystem.exists(channelDirectory) {
             // Unexported under us (by hand, or a driver reload): export it again.
             try Self.attempt("export channel \(channel) again") { () throws(SysfsError) in
@@ -205,18 +233,20 @@ public final class SysfsPWMChannel: PWMChannel {
             }
         }
         try configure()
-        let dutyCycle = try Self.attempt("open the duty cycle") { () throws(SysfsError) in
-            try fileSystem.openAttribute(dutyCyclePath)
-        }
+        let (dutyCycle, enable) = try openAttributes()
         let isShutDown = state.withLock { state in
             if !state.isShutDown {
                 state.dutyCycle = dutyCycle
+                state.enable = enable
                 state.duty = 0
             }
             return state.isShutDown
         }
-        // A shutdown meanwhile wins: the new attribute is not kept.
-        if isShutDown { try? dutyCycle.close() }
+        // A shutdown meanwhile wins: the new attributes are not kept.
+        if isShutDown {
+            try? dutyCycle.close()
+            try? enable.close()
+        }
     }
 
     public func shutDown() throws(PWMError) {
@@ -244,7 +274,12 @@ public final class SysfsPWMChannel: PWMChannel {
         // Closed first: no pulse edge can write after the switch-off below, and an attribute
         // kept open must not outlive the channel's export (its writes would fail with ENODEV).
         let closeError: SysfsError? = state.withLock { state in
-            defer { state.dutyCycle = nil }
+            defer {
+                state.dutyCycle = nil
+                state.enable = nil
+            }
+            // `enable` is only read; its close can lose nothing.
+            try? state.enable?.close()
             do throws(SysfsError) {
                 try state.dutyCycle?.close()
                 return nil

@@ -124,6 +124,30 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
         return try checked(result).get()
     }
 
+    /// Reads up to `buffer.count` bytes from `offset` bytes into the file, without moving the
+    /// descriptor's file offset. Corresponds to `pread(2)`.
+    ///
+    /// A sysfs attribute kept open is read back this way: every call at offset 0 asks the
+    /// driver for its value anew.
+    ///
+    /// - Returns: The number of bytes read; 0 at the end of the file.
+    /// - Throws: The `Errno` that `pread` failed with, e.g. `EIO`, or `ENODEV` for a sysfs
+    ///   attribute whose device has gone.
+    public func read(fromAbsoluteOffset offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        let result = SystemCall.valueOrErrno { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+        return try checked(result).get()
+    }
+
+    /// How many names the file has; 0 once it has been removed while still open. Corresponds
+    /// to `fstat(2)`'s `st_nlink`.
+    ///
+    /// - Throws: The `Errno` that `fstat` failed with.
+    public func linkCount() throws(Errno) -> Int {
+        var status = stat()
+        _ = try checked(SystemCall.valueOrErrno { fstat(rawValue, &status) }).get()
+        return Int(status.st_nlink)
+    }
+
     /// Sets the size of the file, cutting off its end or extending it with zeros. Corresponds to
     /// `ftruncate(2)`.
     ///

@@ -159,6 +159,14 @@ public final class PWMSysfsTree: SysfsFileSystem, Sendable {
             try tree.record(text, to: path, result: result, throughOpenAttribute: true)
         }
 
+        /// What a kernel's kept-open attribute reads: ENODEV once orphaned, and here ENOENT once
+        /// the file was removed (the real code finds that by the link count).
+        func readValue() throws(SysfsError) -> UInt64? {
+            precondition(!isClosed.load(ordering: .acquiring), "\(path) read after it was closed")
+            if tree.state.withLock({ $0.orphaned.contains(number) }) { throw SysfsError(path: path, errno: ENODEV) }
+            return UInt64(try tree.read(path))
+        }
+
         func close() {
             guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
             tree.state.withLock { state in

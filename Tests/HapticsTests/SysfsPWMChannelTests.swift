@@ -22,9 +22,9 @@ struct SysfsPWMChannelTests {
             "/sys/class/pwm/pwmchip0/pwm2/duty_cycle <- 0",
             "/sys/class/pwm/pwmchip0/pwm2/enable <- 1",
         ])
-        // Set up by path; duty_cycle is then kept open for the pulses.
+        // Set up by path; duty_cycle is then kept open for the pulses, and enable for reading back.
         #expect(!tree.writes.contains { $0.throughOpenAttribute })
-        #expect(tree.openAttributes == ["/sys/class/pwm/pwmchip0/pwm2/duty_cycle"])
+        #expect(tree.openAttributes == ["/sys/class/pwm/pwmchip0/pwm2/duty_cycle", "/sys/class/pwm/pwmchip0/pwm2/enable"])
         try channel.setDuty(0.5)
         #expect(tree.value("pwmchip0/pwm2/duty_cycle") == "20000")
         try channel.setDuty(7)  // clamped to the period
