@@ -137,8 +137,12 @@ struct ServiceUnderSystemdTests {
         let started = try systemd.run("systemctl", "start", "waypointd.socket", "waypointd.service")
         try #require(started.status == 0, "\(started.standardError)\n\(systemd.journal())")
         let startedAt = ContinuousClock.now
+        // Inside the namespaces the work directory is /run/waypoint-test, and the build
+        // directory may not be visible at all (a private /tmp): waypointctl goes in with it.
+        try FileManager.default.copyItem(at: waypointctl, to: work.appendingPathComponent("waypointctl"))
         func status() throws -> String {
-            try systemd.run(waypointctl.path, "--socket", "/run/waypointd/control.sock", "status").standardOutput
+            let shown = try systemd.run("/run/waypoint-test/waypointctl", "--socket", "/run/waypointd/control.sock", "status")
+            return shown.standardOutput + shown.standardError
         }
         let early = try status()
         #expect(early.contains("problem: imu: "), "\(early)\n\(systemd.journal())")
