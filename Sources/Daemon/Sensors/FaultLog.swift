@@ -25,6 +25,8 @@ struct FaultLog {
             case .ended, nil: break
             }
         case .sample:
+            // Every good read comes here, up to a hundred a second: the clock only during a spell.
+            guard spell.isUnderWay else { return }
             if case .ended(let count) = spell.working(at: .now) { logger.notice("imu recovered", ["failed.reads": "\(count)"]) }
         case .noNewSample:
             break

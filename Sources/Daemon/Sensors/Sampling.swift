@@ -102,9 +102,18 @@ struct Sampling: Sendable {
         var faults = FaultLog()
         var burst = IMUBurst()
         var nextReport = ContinuousClock.now
+        // The pace of the reader in use, set once when it is found (the simulated world steps at
+        // it meanwhile).
+        var readsPerPeriod = IMUSampleAverage.readsPerSample(
+            hasGyroscope: false, sampleRateHertz: configuration.sampleRateHertz)
+        var readInterval = interval / readsPerPeriod
+        let pollsPerBurst = Int((Self.burstInterval.seconds * configuration.sampleRateHertz).rounded())
         while !alarm.isStopped {
             if reader == nil, let opened = acquisition.attempt() {
                 reader = opened
+                readsPerPeriod = IMUSampleAverage.readsPerSample(
+                    hasGyroscope: opened.hasGyroscope, sampleRateHertz: configuration.sampleRateHertz)
+                readInterval = interval / readsPerPeriod
                 core.imuChanged(problem: nil)
             } else if reader == nil {
                 core.imuChanged(problem: acquisition.problem)
@@ -116,9 +125,6 @@ struct Sampling: Sendable {
             let needsHeading = core.needsHeading
             // The FIFO's rate while bursts are read; nil while polling (or without an IMU).
             let burstRateHertz = needsHeading ? reader?.fifoRateHertz : nil
-            let readsPerPeriod = IMUSampleAverage.readsPerSample(
-                hasGyroscope: reader?.hasGyroscope ?? false, sampleRateHertz: configuration.sampleRateHertz)
-            let readInterval = interval / readsPerPeriod
             if let board {
                 // While bursting, the chips queue a sample per step of their own rate.
                 world?.advance(
@@ -127,7 +133,6 @@ struct Sampling: Sendable {
                     updatingEachStep: burstRateHertz != nil)
             }
             if let reader, let burstRateHertz {
-                let pollsPerBurst = Int((Self.burstInterval.seconds * configuration.sampleRateHertz).rounded())
                 let outcome = reader.readBurst(into: &burst, polls: pollsPerBurst)
                 faults.note(outcome, logger: logger)
                 if case .sample = outcome { deliver(burst, rateHertz: burstRateHertz) } else { core.tick() }
