@@ -70,11 +70,13 @@ struct SupervisionTests {
         #expect(complaints.count == 1, "\(complaints.map(\.text))")
 
         // The board answers at 15 s; the next attempt (at most 16 s after the last) picks it up.
-        let guiding = try await daemon.waitForStatus(client, seconds: 25) { $0["state"] as? String == "guiding" }
+        // A new connection: the first sat idle for the 10 s above, the daemon's idle timeout.
+        let later = try daemon.client()
+        let guiding = try await daemon.waitForStatus(later, seconds: 25) { $0["state"] as? String == "guiding" }
         #expect(guiding != nil, "not guiding after the IMU came; \(daemon.log)")
         #expect((guiding?["problems"] as? [String]) == [], "\(String(describing: guiding))")
         #expect(missing?["imu"] is NSNull, "no IMU, no imu object")
-        let imu = try await daemon.waitForStatus(client, seconds: 3) { ($0.object("imu")?["chips"] as? String) != nil }
+        let imu = try await daemon.waitForStatus(later, seconds: 3) { ($0.object("imu")?["chips"] as? String) != nil }
         #expect((imu?.object("imu")?["chips"] as? String)?.contains("magnetometer") == true, "\(String(describing: imu))")
         #expect(daemon.logged("imu in use") != nil, "which IMU is used is logged; \(daemon.log)")
         #expect(daemon.stop() == 0, "\(daemon.log)")
