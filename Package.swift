@@ -30,6 +30,9 @@ let package = Package(
         // a running daemon.
         .target(name: "DaemonClient", dependencies: ["ControlProtocol", "SystemSupport"]),
 
+        // The one command-line reader and exit status of both programs (pure).
+        .target(name: "CommandLineSupport"),
+
         // The edges: system calls, devices, services.
         .target(name: "SystemSupport"),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
@@ -41,17 +44,17 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
+                "CommandLineSupport", "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
                 "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation",
             ]),
 
         // Programs.
         .executableTarget(
             name: "waypointd",
-            dependencies: ["Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
+            dependencies: ["CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
         .executableTarget(
             name: "waypointctl",
-            dependencies: ["ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "SystemSupport"]),
+            dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "SystemSupport"]),
         .executableTarget(
             name: "waypoint-bench",
             dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),
@@ -64,6 +67,7 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "Simulation", "TestSupport"]),
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),
@@ -72,12 +76,12 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "ControlProtocol", "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "Simulation",
+                "CommandLineSupport", "ControlProtocol", "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "Simulation",
                 "SystemSupport", "TestSupport",
             ]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"], exclude: ["Data"]),
         .testTarget(
-            name: "WaypointctlTests", dependencies: ["ControlProtocol", "DaemonClient", "TestSupport", "waypointctl"]),
+            name: "WaypointctlTests", dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "TestSupport", "waypointctl"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
     ]
 )

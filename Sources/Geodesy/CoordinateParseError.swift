@@ -29,6 +29,10 @@ public enum CoordinateParseError: Error, Sendable, Hashable, CustomStringConvert
     /// The longitude is past ±180°.
     case longitudeOutOfRange(String)
 
+    /// The latitude is past ±90° but the pair would be in range the other way round: the
+    /// longitude was probably typed first. Carries the latitude's and the longitude's text.
+    case looksSwapped(latitude: String, longitude: String)
+
     /// The minutes of a value are 60 or more.
     case minutesOutOfRange(String)
 
@@ -73,6 +77,9 @@ public enum CoordinateParseError: Error, Sendable, Hashable, CustomStringConvert
             return "latitude \(text) is out of range (must be between -90 and 90)"
         case .longitudeOutOfRange(let text):
             return "longitude \(text) is out of range (must be between -180 and 180)"
+        case .looksSwapped(let latitude, let longitude):
+            return "latitude \(latitude) is out of range (must be between -90 and 90); "
+                + "latitude comes first: did you mean '\(longitude) \(latitude)'?"
         case .minutesOutOfRange(let text):
             return "minutes in \(text) are out of range (must be less than 60)"
         case .secondsOutOfRange(let text):

@@ -668,6 +668,15 @@ struct CoordinateParser {
         let longitudeText = text(longitude.start..<longitude.end)
         let latitudeDegrees = try Self.degrees(of: latitude, text: latitudeText)
         let longitudeDegrees = try Self.degrees(of: longitude, text: longitudeText)
+        // `151.2153 -33.8568`: out of range as typed, in range the other way round, and no
+        // hemisphere letter says which is which, so say that the order may be the mistake.
+        if latitude.hemisphere == nil, longitude.hemisphere == nil,
+            latitudeDegrees.magnitude > Coordinate.latitudeLimitDegrees,
+            latitudeDegrees.magnitude <= Coordinate.longitudeLimitDegrees,
+            longitudeDegrees.magnitude <= Coordinate.latitudeLimitDegrees
+        {
+            throw .looksSwapped(latitude: latitudeText, longitude: longitudeText)
+        }
         try Coordinate.validate(
             latitudeDegrees: latitudeDegrees, latitudeText: latitudeText,
             longitudeDegrees: longitudeDegrees, longitudeText: longitudeText)

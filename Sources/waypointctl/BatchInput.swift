@@ -1,5 +1,8 @@
+import CommandLineSupport
+
 /// Runs a batch conversion over standard input: one output line per input line, in order.
 ///
+/// A line whose first non-blank character is `#` is a comment, copied to the output as it is.
 /// A line that cannot be read gets `nan` fields on standard output, so the output stays aligned
 /// with the input for `paste`-style joins, and an error on standard error naming its line
 /// number; the run goes on and ends with status 1.
@@ -37,6 +40,11 @@ enum BatchInput {
         let placeholder = Array(repeating: "nan", count: outputFieldCount).joined(separator: " ")
         while let line = readLine(strippingNewline: true) {
             lineNumber += 1
+            // A comment passes through, so the output stays aligned with the input.
+            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") {
+                Console.output(line)
+                continue
+            }
             do throws(BatchLineError) {
                 let numbers = try parse(line, fields: fields)
                 Console.output(convert(numbers))

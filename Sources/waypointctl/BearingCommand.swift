@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Geodesy
 
 /// `waypointctl bearing`: the initial and final bearing and the distance between two points on

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import ControlProtocol
 import Geodesy
 
@@ -56,17 +57,17 @@ enum DaemonCommand: Equatable {
             return (try parseGo(arguments), arguments.value(socketOption))
         case "status":
             let arguments = try Arguments(words, valueOptions: [socketOption], flagOptions: ["--json"], command: name)
-            try expectNoPositionals(arguments, command: name)
+            try arguments.expectNoPositionals()
             return (.status(json: arguments.has("--json")), arguments.value(socketOption))
         case "watch":
             let arguments = try Arguments(
                 words, valueOptions: ["--hz", socketOption], flagOptions: ["--plain"], command: name)
-            try expectNoPositionals(arguments, command: name)
+            try arguments.expectNoPositionals()
             let hertz = try parseHertz(arguments.value("--hz"))
             return (.watch(hertz: hertz, plain: arguments.has("--plain")), arguments.value(socketOption))
         case "clear", "recent":
             let arguments = try Arguments(words, valueOptions: [socketOption], command: name)
-            try expectNoPositionals(arguments, command: name)
+            try arguments.expectNoPositionals()
             return (name == "clear" ? .clear : .recent, arguments.value(socketOption))
         case "mute":
             let arguments = try Arguments(words, valueOptions: [socketOption], command: name)
@@ -121,14 +122,11 @@ enum DaemonCommand: Equatable {
         } catch {
             throw UsageError("'\(text)': \(error)", command: name)
         }
-        var placeName = arguments.value("--name")
-        if placeName?.isEmpty == true { placeName = nil }
-        if let placeName, placeName.count > ControlRequest.maximumNameLength {
-            throw UsageError(
-                "--name is \(placeName.count) characters; at most \(ControlRequest.maximumNameLength) are allowed",
-                command: name)
+        do throws(PlaceNameError) {
+            return .go(coordinate, name: try PlaceName.validated(arguments.value("--name")))
+        } catch {
+            throw UsageError("--name: \(error)", command: name)
         }
-        return .go(coordinate, name: placeName)
     }
 
     private static func parseHertz(_ text: String?) throws(UsageError) -> Double {
@@ -158,14 +156,6 @@ enum DaemonCommand: Equatable {
             return value
         default:
             throw UsageError("\(command) takes one \(what) (one of: \(names))", command: command)
-        }
-    }
-
-    private static func expectNoPositionals(_ arguments: Arguments, command: String) throws(UsageError) {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(
-                "\(command) takes no arguments; got '\(arguments.positionals.joined(separator: " "))'", command: command
-            )
         }
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 @preconcurrency import Glibc
 import Geodesy
 import Geomagnetism

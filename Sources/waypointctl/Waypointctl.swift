@@ -1,3 +1,5 @@
+import CommandLineSupport
+
 /// The command-line client: reads the global options, picks the command and turns its outcome
 /// into an exit status.
 enum Waypointctl {
@@ -59,7 +61,7 @@ enum Waypointctl {
             }
         } catch {
             Console.error(error.message)
-            Console.error("Try 'waypointctl \(error.command.map { "\($0) " } ?? "")--help'.")
+            Console.error(error.hint(program: "waypointctl"))
             return .usage
         }
     }

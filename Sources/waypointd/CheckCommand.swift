@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Daemon
 @preconcurrency import Glibc
 
@@ -27,46 +28,24 @@ enum CheckCommand {
         Exit status: 0 when nothing failed (warnings allowed), 1 when an item failed, 64 usage error.
         """
 
-    static func run(_ words: [String]) async -> Int32 {
-        var configPath: String?
-        var stateDirectory: String?
-        var sysfsRoot = "/"
-        var deviceDirectory = "/dev"
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(
+            words, valueOptions: ["--config", "--state-dir", "--sysfs-root", "--dev-dir", "--gps-timeout"], command: "check")
+        if arguments.wantsHelp {
+            print(help)
+            return .success
+        }
+        try arguments.expectNoPositionals()
+        let configPath = try arguments.nonEmptyValue("--config", what: "a path")
+        let stateDirectory = try arguments.nonEmptyValue("--state-dir", what: "a directory")
+        let sysfsRoot = try arguments.nonEmptyValue("--sysfs-root", what: "a directory") ?? "/"
+        let deviceDirectory = try arguments.nonEmptyValue("--dev-dir", what: "a directory") ?? "/dev"
         var fixTimeout = HealthCheck.defaultFixTimeout
-        var index = 0
-        func fail(_ message: String) -> Int32 { UsageFailure(message).report(command: "check") }
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            func value() -> String? {
-                guard index < words.count, !words[index].isEmpty else { return nil }
-                index += 1
-                return words[index - 1]
+        if let text = arguments.value("--gps-timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+                throw UsageError("--gps-timeout needs a number of seconds (0 < s ≤ 600)", command: "check")
             }
-            switch word {
-            case "--help", "-h":
-                print(help)
-                return 0
-            case "--config":
-                guard let text = value() else { return fail("--config needs a path") }
-                configPath = text
-            case "--state-dir":
-                guard let text = value() else { return fail("--state-dir needs a directory") }
-                stateDirectory = text
-            case "--sysfs-root":
-                guard let text = value() else { return fail("--sysfs-root needs a directory") }
-                sysfsRoot = text
-            case "--dev-dir":
-                guard let text = value() else { return fail("--dev-dir needs a directory") }
-                deviceDirectory = text
-            case "--gps-timeout":
-                guard let text = value(), let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                    return fail("--gps-timeout needs a number of seconds (0 < s ≤ 600)")
-                }
-                fixTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
-            default:
-                return fail("unknown argument '\(word)' for 'check'")
-            }
+            fixTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         let check = HealthCheck(
             configPath: configPath, stateDirectory: stateDirectory, fixTimeout: fixTimeout,

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CommandLineSupport
 import Daemon
 import GPSClient
 
@@ -20,45 +21,32 @@ enum GPSCommand {
         Once connected, a lost connection or silence is reported and retried, not fatal.
         """
 
-    static func run(_ words: [String]) async -> Int32 {
-        var server = GPSServerAddress.local
-        var count: Int?
-        var index = 0
-        func fail(_ message: String) -> Int32 {
-            fputs("waypointd: \(message)\nTry 'waypointd gps --help'.\n", stderr)
-            return 64
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["--server", "--count"], command: "gps")
+        if arguments.wantsHelp {
+            print(help)
+            return .success
         }
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            switch word {
-            case "--help", "-h":
-                print(help)
-                return 0
-            case "--server", "--count":
-                guard index < words.count else { return fail("\(word) needs a value") }
-                let value = words[index]
-                index += 1
-                if word == "--server" {
-                    do throws(GPSServerAddressError) {
-                        server = try GPSServerAddress(parsing: value)
-                    } catch {
-                        return fail("\(error)")
-                    }
-                } else {
-                    guard let number = Int(value), number > 0 else {
-                        return fail("--count '\(value)' is not a positive whole number")
-                    }
-                    count = number
-                }
-            default:
-                return fail("unknown argument '\(word)' for 'gps'")
+        try arguments.expectNoPositionals()
+        var server = GPSServerAddress.local
+        if let text = arguments.value("--server") {
+            do throws(GPSServerAddressError) {
+                server = try GPSServerAddress(parsing: text)
+            } catch {
+                throw UsageError("\(error)", command: "gps")
             }
+        }
+        var count: Int?
+        if let text = arguments.value("--count") {
+            guard let number = Int(text), number > 0 else {
+                throw UsageError("--count '\(text)' is not a positive whole number", command: "gps")
+            }
+            count = number
         }
         return await stream(from: server, count: count)
     }
 
-    private static func stream(from server: GPSServerAddress, count: Int?) async -> Int32 {
+    private static func stream(from server: GPSServerAddress, count: Int?) async -> ExitStatus {
         var printed = 0
         var everConnected = false
         for await event in LibGPSSource(server: server).events() {
@@ -71,15 +59,15 @@ enum GPSCommand {
                 // A reader on a pipe wants each fix as it comes, not when a buffer fills.
                 fflush(stdout)
                 printed += 1
-                if let count, printed >= count { return 0 }
+                if let count, printed >= count { return .success }
             case .noData(let seconds):
                 note("no data from gpsd at \(server) for \(Int(seconds.rounded())) s")
             case .failure(let error):
                 note("\(error)")
-                if !everConnected, case .connectFailed = error { return 69 }
+                if !everConnected, case .connectFailed = error { return .unavailable }
             }
         }
-        return 0
+        return .success
     }
 
     private static func note(_ message: String) {

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import ControlProtocol
+import CommandLineSupport
 import Daemon
 import Guidance
 import Haptics
@@ -63,16 +64,12 @@ enum MotorCommands {
     /// already reported.
     enum Preparation {
         case ready(MotorOptions, Target)
-        case exit(Int32)
+        case exit(ExitStatus)
     }
 
     /// Parses the arguments and reads the config file they name.
-    static func prepare(_ words: [String], command: String) -> Preparation {
-        let options: MotorOptions
-        switch parse(words, allowPattern: command == "motor-test") {
-        case .failure(let failure): return .exit(failure.report(command: command))
-        case .success(let parsed): options = parsed
-        }
+    static func prepare(_ words: [String], command: String) throws(UsageError) -> Preparation {
+        let options = try parse(words, command: command)
         do throws(ConfigurationError) {
             let configuration = try PrintConfigCommand.load(options.configPath)
             return .ready(
@@ -82,60 +79,46 @@ enum MotorCommands {
                     settings: configuration.motorSettings, socketPath: options.socketPath ?? configuration.socketPath))
         } catch {
             fputs("\(error)\n", stderr)
-            return .exit(78)
+            return .exit(.configuration)
         }
     }
 
-    static func parse(_ words: [String], allowPattern: Bool) -> Result<MotorOptions, UsageFailure> {
+    /// The options of `motor-test` (`--pattern`, `--repeat`) or `motor-off` (`--socket`,
+    /// `--force`), and the MOTOR OPTIONS both take.
+    static func parse(_ words: [String], command: String) throws(UsageError) -> MotorOptions {
+        let testing = command == "motor-test"
+        let arguments = try Arguments(
+            words,
+            valueOptions: Set(["--config", "--pwm-chip", "--pwm-channel", "--sysfs-root", testing ? "--pattern" : "--socket"]),
+            flagOptions: testing ? ["--repeat"] : ["--force"], command: command)
+        try arguments.expectNoPositionals()
         var options = MotorOptions()
-        var index = 0
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            func value() -> String? {
-                guard index < words.count else { return nil }
-                index += 1
-                return words[index - 1]
+        options.configPath = try arguments.nonEmptyValue("--config", what: "a path")
+        options.chip = try arguments.nonEmptyValue("--pwm-chip", what: "a chip").map(SysfsPWMChannel.Chip.init(parsing:))
+        if let text = arguments.value("--pwm-channel") {
+            guard let number = Int(text), number >= 0 else {
+                throw UsageError("--pwm-channel needs a channel number (0, 1, …)", command: command)
             }
-            switch word {
-            case "--config":
-                guard let text = value() else { return .failure(UsageFailure("--config needs a path")) }
-                options.configPath = text
-            case "--pwm-chip":
-                guard let text = value() else { return .failure(UsageFailure("--pwm-chip needs a value")) }
-                options.chip = SysfsPWMChannel.Chip(parsing: text)
-            case "--pwm-channel":
-                guard let text = value(), let number = Int(text), number >= 0 else {
-                    return .failure(UsageFailure("--pwm-channel needs a channel number (0, 1, …)"))
-                }
-                options.channel = number
-            case "--sysfs-root":
-                guard let text = value(), !text.isEmpty else { return .failure(UsageFailure("--sysfs-root needs a directory")) }
-                options.sysfsRoot = text
-            case "--pattern" where allowPattern:
-                guard let text = value(), let pattern = HapticPattern(rawValue: text) else {
-                    let names = HapticPattern.allCases.map(\.rawValue).joined(separator: ", ")
-                    return .failure(UsageFailure("--pattern takes one of: \(names)"))
-                }
-                options.pattern = pattern
-            case "--repeat" where allowPattern:
-                options.repeats = true
-            case "--socket" where !allowPattern:
-                guard let text = value(), !text.isEmpty else { return .failure(UsageFailure("--socket needs a path")) }
-                options.socketPath = text
-            case "--force" where !allowPattern:
-                options.force = true
-            default:
-                return .failure(UsageFailure("unknown argument '\(word)'"))
-            }
+            options.channel = number
         }
-        return .success(options)
+        options.sysfsRoot = try arguments.nonEmptyValue("--sysfs-root", what: "a directory") ?? "/"
+        if let text = arguments.value("--pattern") {
+            guard let pattern = HapticPattern(rawValue: text) else {
+                let names = HapticPattern.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("--pattern takes one of: \(names)", command: command)
+            }
+            options.pattern = pattern
+        }
+        options.repeats = arguments.has("--repeat")
+        options.socketPath = try arguments.nonEmptyValue("--socket", what: "a path")
+        options.force = arguments.has("--force")
+        return options
     }
 
-    static func motorOff(_ words: [String]) -> Int32 {
+    static func motorOff(_ words: [String]) throws(UsageError) -> ExitStatus {
         let options: MotorOptions
         let target: Target
-        switch prepare(words, command: "motor-off") {
+        switch try prepare(words, command: "motor-off") {
         case .exit(let status): return status
         case .ready(let parsed, let resolved): (options, target) = (parsed, resolved)
         }
@@ -158,35 +141,35 @@ enum MotorCommands {
         return forceOff(sysfs, target)
     }
 
-    private static func forceOff(_ sysfs: LinuxSysfs, _ target: Target) -> Int32 {
+    private static func forceOff(_ sysfs: LinuxSysfs, _ target: Target) -> ExitStatus {
         do throws(PWMError) {
             try SysfsPWMChannel.forceOff(fileSystem: sysfs, chip: target.chip, channel: target.channel)
-            return 0
+            return .success
         } catch {
             fputs("waypointd: motor-off: \(error)\n", stderr)
-            return 1
+            return .failure
         }
     }
 
     /// The daemon drives the motor: `mute on` over its socket, which silences it and stays.
-    private static func askDaemonToMute(_ socketPath: String, holder: String?) -> Int32 {
+    private static func askDaemonToMute(_ socketPath: String, holder: String?) -> ExitStatus {
         let owner = holder.map { "process \($0)" } ?? "a running daemon"
         switch DaemonRequest.send(ControlRequest.mute(true), to: socketPath) {
         case .success:
             print("waypointd: motor-off: the motor is driven by \(owner); asked it to mute (waypointctl mute off undoes it)")
-            return 0
+            return .success
         case .failure(let reason):
             fputs(
                 "waypointd: motor-off: the motor is driven by \(owner), and asking it to mute failed: \(reason); "
                     + "use --force to write the channel anyway\n", stderr)
-            return 1
+            return .failure
         }
     }
 
-    static func motorTest(_ words: [String]) async -> Int32 {
+    static func motorTest(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let options: MotorOptions
         let target: Target
-        switch prepare(words, command: "motor-test") {
+        switch try prepare(words, command: "motor-test") {
         case .exit(let status): return status
         case .ready(let parsed, let resolved): (options, target) = (parsed, resolved)
         }
@@ -199,8 +182,8 @@ enum MotorCommands {
         } catch {
             fputs("waypointd: motor-test: \(error)\n", stderr)
             // EX_TEMPFAIL: try again once the other owner is done.
-            if case .heldElsewhere = error { return 75 }
-            return 1
+            if case .heldElsewhere = error { return .temporaryFailure }
+            return .failure
         }
         defer { withExtendedLifetime(lock) {} }
         do throws(PWMError) {
@@ -209,7 +192,7 @@ enum MotorCommands {
                 periodNanoseconds: settings.periodNanoseconds)
         } catch {
             fputs("waypointd: motor-test: \(error)\n", stderr)
-            return 1
+            return .failure
         }
         let clock = ContinuousClock()
         // A failed channel makes the player retry; for a test of the wiring, one failure is the
@@ -219,14 +202,14 @@ enum MotorCommands {
             if let fault { failure.withLock { $0 = $0 ?? fault } }
         }
         let length = ERMRenderer(settings: settings).timeline(for: options.pattern).length
-        return await withTaskGroup(of: Int32?.self) { group in
+        return await withTaskGroup(of: ExitStatus?.self) { group in
             group.addTask {
                 do {
                     try await player.run()
-                    return 0
+                    return .success
                 } catch {
                     fputs("waypointd: motor-test: \(error)\n", stderr)
-                    return 1
+                    return .failure
                 }
             }
             group.addTask {
@@ -247,26 +230,20 @@ enum MotorCommands {
             // cancelling the player is what switches the motor off.
             let first = await group.next() ?? nil
             group.cancelAll()
-            var status = first ?? 0
+            var status = first ?? .success
             while let result = await group.next() {
-                if let result, status == 0 { status = result }
+                if let result, status == .success { status = result }
             }
             if let fault = failure.withLock({ $0 }) {
                 fputs("waypointd: motor-test: \(fault)\n", stderr)
-                return 1
+                return .failure
+            }
+            // Silence on success would leave someone wiring a motor they cannot feel unsure
+            // whether anything ran.
+            if status == .success {
+                print("motor-test: played \(options.pattern.rawValue) on PWM chip \(target.chip), channel \(target.channel); the motor is off")
             }
             return status
         }
-    }
-}
-
-/// A command-line mistake: reported with a hint, exit status 64.
-struct UsageFailure: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
-
-    func report(command: String) -> Int32 {
-        fputs("waypointd: \(message)\nTry 'waypointd \(command) --help'.\n", stderr)
-        return 64
     }
 }

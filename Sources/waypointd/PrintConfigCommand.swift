@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CommandLineSupport
 import Daemon
 
 /// `waypointd --print-config [--config PATH]`: the configuration in effect, in the file's own
@@ -7,28 +8,19 @@ enum PrintConfigCommand {
     /// Where the daemon reads its configuration unless told otherwise.
     static let defaultPath = "/etc/waypointd/waypointd.conf"
 
-    static func run(_ words: [String]) -> Int32 {
-        var path: String?
-        var index = 0
-        while index < words.count {
-            switch words[index] {
-            case "--config" where index + 1 < words.count:
-                path = words[index + 1]
-                index += 2
-            default:
-                fputs("waypointd: unknown argument '\(words[index])' for --print-config\nTry 'waypointd --help'.\n", stderr)
-                return 64
-            }
-        }
+    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["--config"], command: nil)
+        try arguments.expectNoPositionals()
+        let path = try arguments.nonEmptyValue("--config", what: "a path")
         let configuration: Configuration
         do throws(ConfigurationError) {
             configuration = try load(path)
         } catch {
             fputs("\(error)\n", stderr)
-            return 78
+            return .configuration
         }
         print(configuration.printed, terminator: configuration.printed.hasSuffix("\n") ? "" : "\n")
-        return 0
+        return .success
     }
 
     /// The configuration at `path`; with no path given, a missing default file means the

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CommandLineSupport
 import Daemon
 import SystemSupport
 
@@ -15,33 +16,22 @@ enum ReplayCommand {
         is reported on standard error with its number and skipped; the exit status is then 1.
         """
 
-    static func run(_ words: [String]) -> Int32 {
-        if words.contains("--help") || words.contains("-h") {
+    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["--config"], command: "replay")
+        if arguments.wantsHelp {
             print(help)
-            return 0
+            return .success
         }
-        var files: [String] = []
-        var configPath: String?
-        var index = 0
-        while index < words.count {
-            if words[index] == "--config" {
-                guard index + 1 < words.count else { return usage("--config needs a path") }
-                configPath = words[index + 1]
-                index += 2
-            } else if words[index].hasPrefix("-"), words[index] != "-" {
-                return usage("unknown option '\(words[index])'")
-            } else {
-                files.append(words[index])
-                index += 1
-            }
+        let configPath = try arguments.nonEmptyValue("--config", what: "a path")
+        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
+            throw UsageError("replay needs exactly one FILE", command: "replay")
         }
-        guard files.count == 1, let file = files.first else { return usage("replay needs exactly one FILE") }
         let configuration: Configuration
         do throws(ConfigurationError) {
             configuration = try PrintConfigCommand.load(configPath)
         } catch {
             fputs("\(error)\n", stderr)
-            return 78
+            return .configuration
         }
         let bytes: [UInt8]
         do throws(FileReadError) {
@@ -53,17 +43,12 @@ enum ReplayCommand {
         guard let text = String(validating: bytes, as: UTF8.self) else { return cannotRead(file, "not UTF-8 text") }
         let errors = Replay.run(text, configuration: configuration) { print($0) }
         for error in errors { fputs("waypointd: \(file): \(error)\n", stderr) }
-        return errors.isEmpty ? 0 : 1
+        return errors.isEmpty ? .success : .failure
     }
 
     /// Exit status 66 (EX_NOINPUT) for a recording that cannot be read, and why.
-    private static func cannotRead(_ file: String, _ reason: String) -> Int32 {
+    private static func cannotRead(_ file: String, _ reason: String) -> ExitStatus {
         fputs("waypointd: cannot read \(file): \(reason)\n", stderr)
-        return 66
-    }
-
-    private static func usage(_ message: String) -> Int32 {
-        fputs("waypointd: \(message)\nTry 'waypointd replay --help'.\n", stderr)
-        return 64
+        return .noInput
     }
 }

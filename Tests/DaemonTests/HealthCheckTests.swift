@@ -1,4 +1,5 @@
 import Foundation
+import CommandLineSupport
 import GPSClient
 import Geodesy
 import Haptics
@@ -88,7 +89,7 @@ struct HealthCheckTests {
         let verdicts = try await rig.run()
         #expect(verdicts.map(\.item) == ["config", "state", "pwm", "i2c", "imu", "gpsd"])
         #expect(verdicts.allSatisfy { $0.outcome == .ok }, "\(verdicts.map(\.description))")
-        #expect(HealthCheck.exitStatus(verdicts) == 0)
+        #expect(HealthCheck.exitStatus(verdicts) == .success)
         #expect(try Self.verdict("gpsd", in: verdicts).description == "ok    gpsd      127.0.0.1:2947, 3D fix (±4 m)")
         #expect(
             try Self.verdict("pwm", in: verdicts).detail == "pwmchip0 (1f00098000.pwm) channel 0 writable, left off")
@@ -127,7 +128,7 @@ struct HealthCheckTests {
         #expect(config.detail == "\(rig.configPath):2: unknown key 'pwm-chanel'; did you mean 'pwm-channel'?")
         #expect(config.notes.first == "\(rig.configPath):3: zone-degrees: 500 is out of range (allowed: 1 to 179)")
         #expect(config.description.hasPrefix("FAIL  config    \(rig.configPath):2: unknown key"))
-        #expect(HealthCheck.exitStatus(verdicts) == 1)
+        #expect(HealthCheck.exitStatus(verdicts) == .failure)
         // The rest is still checked, against the defaults.
         #expect(verdicts.count == 6)
     }
@@ -154,7 +155,7 @@ struct HealthCheckTests {
         #expect(gpsd.outcome == .failed)
         #expect(gpsd.description.hasPrefix("FAIL  gpsd      cannot connect to gpsd at 127.0.0.1:\(port)"), "\(gpsd)")
         #expect(gpsd.fix?.contains("systemctl enable --now gpsd.socket") == true)
-        #expect(HealthCheck.exitStatus(verdicts) == 1)
+        #expect(HealthCheck.exitStatus(verdicts) == .failure)
     }
 
     @Test("gpsd answers without a fix: a warning, exit 0")
@@ -166,7 +167,7 @@ struct HealthCheckTests {
         let gpsd = try Self.verdict("gpsd", in: verdicts)
         #expect(gpsd.outcome == .warning)
         #expect(gpsd.detail == "127.0.0.1:2947 answers, but no fix within 0.3 s")
-        #expect(HealthCheck.exitStatus(verdicts) == 0)
+        #expect(HealthCheck.exitStatus(verdicts) == .success)
     }
 
     @Test("no I2C bus: FAIL with the dtparam line; the IMU is not checked")
@@ -182,7 +183,7 @@ struct HealthCheckTests {
             ),
             "\(i2c)")
         #expect(try Self.verdict("imu", in: verdicts).outcome == .skipped)
-        #expect(HealthCheck.exitStatus(verdicts) == 1)
+        #expect(HealthCheck.exitStatus(verdicts) == .failure)
     }
 
     @Test("no chip on the bus: FAIL with the wiring, and the scan below it")
@@ -198,7 +199,7 @@ struct HealthCheckTests {
             "\(imu)")
         #expect(imu.fix?.contains("i2cdetect -y 1") == true)
         #expect(imu.notes.contains { $0.hasPrefix("0x1C: nothing there") }, "\(imu.notes)")
-        #expect(HealthCheck.exitStatus(verdicts) == 1)
+        #expect(HealthCheck.exitStatus(verdicts) == .failure)
     }
 
     @Test("a preset whose chips do not answer fails, naming them")
@@ -222,7 +223,7 @@ struct HealthCheckTests {
             ),
             "\(pwm)")
         #expect(pwm.fix?.contains("1f00098000.pwm") == true)
-        #expect(HealthCheck.exitStatus(verdicts) == 1)
+        #expect(HealthCheck.exitStatus(verdicts) == .failure)
     }
 
     @Test("the configured chip is absent: FAIL listing the chips present")
@@ -299,6 +300,6 @@ struct HealthCheckTests {
         #expect(
             verdict.detail.hasPrefix("\(gpsd.address), 3D fix") || verdict.detail.hasPrefix("\(gpsd.address), 2D fix"),
             "\(verdict)")
-        #expect(HealthCheck.exitStatus(verdicts) == 0, "\(verdicts.map(\.description))")
+        #expect(HealthCheck.exitStatus(verdicts) == .success, "\(verdicts.map(\.description))")
     }
 }

@@ -224,10 +224,19 @@ struct CoordinateParsingTests {
         .init(text: " \t\n ", error: .empty, messageWords: ["empty"]),
         // Out of range.
         .init(
-            text: "91 0", error: .latitudeOutOfRange("91"),
+            text: "91 95", error: .latitudeOutOfRange("91"),
             messageWords: ["latitude 91 is out of range", "between -90 and 90"]),
+        // Longitude first (issue 18, item 4): out of range as typed, in range swapped.
         .init(
-            text: "-90.0001 0", error: .latitudeOutOfRange("-90.0001"),
+            text: "151.2153 -33.8568", error: .looksSwapped(latitude: "151.2153", longitude: "-33.8568"),
+            messageWords: ["latitude 151.2153 is out of range", "did you mean '-33.8568 151.2153'"]),
+        .init(
+            text: "91 0", error: .looksSwapped(latitude: "91", longitude: "0"), messageWords: ["did you mean '0 91'"]),
+        .init(
+            text: "-120,45", error: .looksSwapped(latitude: "-120", longitude: "45"),
+            messageWords: ["latitude comes first"]),
+        .init(
+            text: "-90.0001 100", error: .latitudeOutOfRange("-90.0001"),
             messageWords: ["latitude -90.0001", "out of range"]),
         .init(
             text: "91N 0E", error: .latitudeOutOfRange("91N"), messageWords: ["latitude 91N"]),
@@ -480,7 +489,7 @@ struct CoordinateParsingTests {
             .longitudeOutOfRange(text), .minutesOutOfRange(text), .secondsOutOfRange(text),
             .signedMinutesOrSeconds(text), .fractionBeforeSmallerUnit(text),
             .hemisphereOnWrongAxis(text), .signWithHemisphere(text),
-            .unsupportedCoordinateSystem(text), .malformedGeoURI(text),
+            .unsupportedCoordinateSystem(text), .malformedGeoURI(text), .looksSwapped(latitude: text, longitude: text),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(errors.dropFirst().allSatisfy { $0.description.contains(text) })

@@ -1,3 +1,4 @@
+import CommandLineSupport
 @preconcurrency import Glibc
 import Geodesy
 import GPSClient
@@ -22,7 +23,7 @@ public enum WaypointDaemon {
     static let stopDeadline = Duration.seconds(5)
 
     /// Runs until a signal; returns the exit status (sysexits codes for startup failures).
-    public static func run(_ options: DaemonOptions, configuration: Configuration) async -> Int32 {
+    public static func run(_ options: DaemonOptions, configuration: Configuration) async -> ExitStatus {
         let level = options.logLevel ?? Logger.Level(name: configuration.logLevel.rawValue) ?? .info
         let logger = Logger(label: "waypointd", level: level, handler: StandardErrorLogHandler())
         SignalStream.ignoreQuietly()
@@ -37,17 +38,17 @@ public enum WaypointDaemon {
                     ofRegularFile: path, maximumBytes: SimulationScript.maximumFileBytes, followingLinks: true)
             } catch {
                 logger.error("cannot read the simulation events", ["file": path, "error": "\(error)"])
-                return 66
+                return .noInput
             }
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 logger.error("cannot read the simulation events", ["file": path, "error": "not UTF-8 text"])
-                return 66
+                return .noInput
             }
             do throws(SimulationScriptError) {
                 parsedScript = try SimulationScript(parsing: text)
             } catch {
                 logger.error("bad simulation events", ["file": "\(path):\(error.line)", "error": error.message])
-                return 65
+                return .dataError
             }
         }
 
@@ -64,7 +65,7 @@ public enum WaypointDaemon {
                 periodNanoseconds: motor.periodNanoseconds)
         } catch {
             logger.error("cannot open the motor's PWM channel", ["error": "\(error)"])
-            return 69
+            return .unavailable
         }
         defer { withExtendedLifetime(motorLock) {} }
 
@@ -74,7 +75,7 @@ public enum WaypointDaemon {
         } catch {
             logger.error("cannot use the state directory", ["error": "\(error)"])
             try? channel.shutDown()
-            return 73
+            return .cannotCreate
         }
         let (saved, report) = store.load()
         for line in report.entries { logger.warning("state file set aside", ["file": "\(line)"]) }
@@ -97,7 +98,7 @@ public enum WaypointDaemon {
             } catch {
                 logger.error("cannot create the recording", ["path": path, "error": "\(error)"])
                 try? channel.shutDown()
-                return 73
+                return .cannotCreate
             }
         }
         let walker = options.simulate ? WalkerBox(SimulatedWalker(position: simulatedStart, yawDegrees: 200, seed: 1)) : nil
@@ -128,7 +129,7 @@ public enum WaypointDaemon {
         } catch {
             logger.error("cannot open the control socket", ["socket": socketPath, "error": "\(error)"])
             try? channel.shutDown()
-            return 69
+            return .unavailable
         }
         let server = ControlServer(listener: listener, handler: core, logger: logger)
         core.start(calibration: calibration)
@@ -236,6 +237,6 @@ public enum WaypointDaemon {
             group.cancelAll()
         }
         deadline.disarm()
-        return 0
+        return .success
     }
 }

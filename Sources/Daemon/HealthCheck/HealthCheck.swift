@@ -1,3 +1,4 @@
+import CommandLineSupport
 import GPSClient
 import Haptics
 import IMU
@@ -95,8 +96,8 @@ public struct HealthCheck {
         return verdicts
     }
 
-    /// 0 when nothing failed (warnings allowed), 1 otherwise.
-    public static func exitStatus(_ verdicts: [HealthVerdict]) -> Int32 {
-        verdicts.contains { $0.outcome == .failed } ? 1 : 0
+    /// Success when nothing failed (warnings allowed), failure otherwise.
+    public static func exitStatus(_ verdicts: [HealthVerdict]) -> ExitStatus {
+        verdicts.contains { $0.outcome == .failed } ? .failure : .success
     }
 }
