@@ -8,12 +8,17 @@ extension ControlReply {
     /// ``ControlErrorCode/internal`` with the daemon's code kept at the front of the message,
     /// so nothing the daemon said is lost.
     ///
-    /// - Parameter line: The line's bytes, UTF-8 JSON.
+    /// - Parameters:
+    ///   - line: The line's bytes, UTF-8 JSON.
+    ///   - printable: Whether every string in the reply (names, problems, messages) comes with
+    ///     its control characters escaped by ``PlaceName/printable(_:)``: what a client that
+    ///     prints replies asks for, so that nothing a daemon relays can repaint a terminal.
     /// - Throws: ``ReplyDecodingError`` naming what was wrong.
-    public init(line: some Collection<UInt8>) throws(ReplyDecodingError) {
-        let value: JSONValue
+    public init(line: some Collection<UInt8>, printable: Bool = false) throws(ReplyDecodingError) {
+        var value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONParser.parse(line)
+            if printable { value = value.mappingStrings(PlaceName.printable) }
         } catch {
             // The detail clients and tests know; a daemon's line is not for people to fix.
             throw .notJSONObject(detail: "not valid JSON")

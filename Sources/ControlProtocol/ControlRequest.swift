@@ -11,8 +11,6 @@
 /// | `{"cmd":"calibrate","action":"start"}` | ``calibrate(_:)`` |
 /// | `{"cmd":"buzz","pattern":"test"}` | ``buzz(_:)`` |
 public enum ControlRequest: Sendable, Hashable {
-    /// The longest destination name accepted, in characters.
-    public static let maximumNameLength = 100
     /// How many recent destinations the daemon keeps, so the largest `recent` index.
     public static let recentCount = 5
     /// The fastest `watch` rate, updates per second.
@@ -92,14 +90,16 @@ public enum ControlRequest: Sendable, Hashable {
         }
         guard let latitude = try fields.number("lat", in: -90...90) else { throw ControlError(.badArgument, "lat is required") }
         guard let longitude = try fields.number("lon", in: -180...180) else { throw ControlError(.badArgument, "lon is required") }
-        var name: String?
+        let name: String?
         switch fields.object["name"] {
         case nil, .null?: name = nil
-        case .string(let text)?: name = text.isEmpty ? nil : text
+        case .string(let text)?:
+            do throws(PlaceNameError) {
+                name = try PlaceName.validated(text)
+            } catch {
+                throw ControlError(.badArgument, "\(error)")
+            }
         default: throw ControlError(.badArgument, "name must be a string or null")
-        }
-        if let name, name.count > maximumNameLength {
-            throw ControlError(.badArgument, "name is \(name.count) characters; at most \(maximumNameLength) are allowed")
         }
         return .go(latitude: latitude, longitude: longitude, name: name)
     }

@@ -40,4 +40,14 @@ package enum JSONValue: Sendable, Hashable {
         case .object: "an object"
         }
     }
+
+    /// The same value with every string (not the member names) passed through `transform`.
+    package func mappingStrings(_ transform: (String) -> String) -> JSONValue {
+        switch self {
+        case .string(let text): .string(transform(text))
+        case .array(let values): .array(values.map { $0.mappingStrings(transform) })
+        case .object(let members): .object(members.mapValues { $0.mappingStrings(transform) })
+        case .null, .bool, .number: self
+        }
+    }
 }

@@ -10,6 +10,8 @@ public enum ConnectionError: Error, Hashable, CustomStringConvertible {
     case socketFailed(Errno)
     /// `connect(2)` failed: most often no daemon (`ENOENT`, `ECONNREFUSED`) or no permission.
     case connectFailed(path: String, Errno)
+    /// The path names a directory or a regular file, not a socket: a mistyped `--socket`.
+    case notASocket(path: String, FileSystem.Kind)
     /// Setting the receive timeout failed.
     case setupFailed(path: String, Errno)
     /// Sending a request failed, e.g. `EPIPE` when the daemon went away.
@@ -33,6 +35,9 @@ public enum ConnectionError: Error, Hashable, CustomStringConvertible {
             "cannot create a socket: \(error.message)"
         case .connectFailed(let path, let error):
             "cannot connect to \(path): \(error.message) — \(Self.hint(for: error))"
+        case .notASocket(let path, let kind):
+            "\(path) is \(kind == .directory ? "a directory" : "a regular file"), not waypointd's socket "
+                + "(the daemon's is /run/waypointd/control.sock unless its config says otherwise)"
         case .setupFailed(let path, let error):
             "cannot set up the connection to \(path): \(error.message)"
         case .sendFailed(let path, let error):

@@ -9,7 +9,7 @@ public final class ControlConnection {
     /// One line the daemon sent: the reply it decodes to, and the bytes as they arrived (for
     /// `status --json`).
     public struct Received {
-        /// The decoded reply.
+        /// The decoded reply, its strings escaped for printing (``PlaceName/printable(_:)``).
         public let reply: ControlReply
         /// The line's bytes, without the newline.
         public let line: [UInt8]
@@ -37,7 +37,12 @@ public final class ControlConnection {
         } catch {
             switch error {
             case .createFailed(let error): throw .socketFailed(error)
-            case .connectFailed(_, let error): throw .connectFailed(path: path, error)
+            case .connectFailed(_, let error):
+                // connect(2) says only "refused" for a directory or a file given as the socket.
+                if error == .connectionRefused, let kind = try? FileSystem.kind(of: path), kind != .other {
+                    throw .notASocket(path: path, kind)
+                }
+                throw .connectFailed(path: path, error)
             // Empty or containing NUL: `Arguments` lets neither through, but say so if one comes.
             case .invalidPath: throw .connectFailed(path: path, .invalidArgument)
             default: preconditionFailure("UnixSocketConnection.connect threw a listener's error: \(error)")
@@ -108,7 +113,8 @@ public final class ControlConnection {
             throw .lineTooLong(path: path)
         case .line(let line):
             do throws(ReplyDecodingError) {
-                return Received(reply: try ControlReply(line: line), line: line)
+                // Printable: every string a person will see is escaped here, once, for all.
+                return Received(reply: try ControlReply(line: line, printable: true), line: line)
             } catch {
                 throw .badReply(path: path, error)
             }

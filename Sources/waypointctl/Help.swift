@@ -51,7 +51,11 @@ enum Help {
           waypointctl go "48°51'30.2\\"N 2°17'40.2\\"E"
           waypointctl go geo:48.8584,2.2945
 
-        --name NAME    what to call it in status and recent (at most \(ControlProtocol.ControlRequest.maximumNameLength) characters)
+        --name NAME    what to call it in status and recent: at most \(ControlProtocol.PlaceName.maximumLength) characters,
+                       spaces around it trimmed, no control characters
+        A latitude past ±90° whose swap is in range is refused with the order spelled out;
+        a destination thousands of km away that would be near the current fix swapped gets
+        a note on standard error.
         --recent N     guide to destination N of 'waypointctl recent' (1 is the most recent)
         \(socketOption)
         """
@@ -84,13 +88,19 @@ enum Help {
 
         Follow the daemon live until Ctrl-C. On a terminal, a compass redrawn in place: the
         ring turns with the wearer (the top, under v, is where they face), N, E, S and W
-        and a + every 30 degrees mark the directions, o is the wearer, * the destination;
-        below it the state, the destination's distance and bearing, and the motor's
-        intensity as a bar. When standard output is not a terminal, or with --plain, one
-        line per update instead. Exits 0 when interrupted, 69 if the daemon stops answering.
+        inside it mark the directions, o is the wearer, * on the ring the destination and #
+        the zone where the motor answers; below it the state, the destination's distance,
+        bearing and the turn to make, and the motor's intensity as a bar. Without a heading,
+        or while not guiding, the ring is drawn empty and no turn is shown.
+
+        When standard output is not a terminal, or with --plain, lines instead, for logs and
+        screen readers: a line at once when the state, the destination or the pattern
+        playing changes; when only the numbers change, at most one line every
+        \(Int(PlainWatchFilter.secondsBetweenChanges)) seconds; with nothing new, the line again every \(Int(PlainWatchFilter.repeatSeconds)) seconds.
+        Exits 0 when interrupted, 69 if the daemon stops answering.
 
         --hz HZ        updates a second, \(ControlProtocol.ControlRequest.minimumWatchHertz) to \(Int(ControlProtocol.ControlRequest.maximumWatchHertz)) (default \(Int(ControlProtocol.ControlRequest.defaultWatchHertz)))
-        --plain        one line per update even on a terminal (for screen readers)
+        --plain        lines even on a terminal (for screen readers)
         \(socketOption)
         """
 

@@ -147,7 +147,7 @@ struct DaemonUsageTests {
             (["go", "--recent", "0"], "--recent '0' is not a number from 1 to 5", "go"),
             (["go", "--recent", "6"], "--recent '6' is not a number from 1 to 5", "go"),
             (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates and no --name", "go"),
-            (["go", "1", "2", "--name", String(repeating: "n", count: 101)], "--name is 101 characters", "go"),
+            (["go", "1", "2", "--name", String(repeating: "n", count: 101)], "--name: name is 101 characters", "go"),
             (["go", "1", "2", "--name"], "--name needs a value", "go"),
             (["status", "now"], "status takes no arguments; got 'now'", "status"),
             (["status", "--yaml"], "unknown option '--yaml' for 'status'", "status"),

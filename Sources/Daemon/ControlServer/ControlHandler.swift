@@ -4,8 +4,8 @@ import Geodesy
 /// What the control server asks of the daemon. The daemon implements it (typically an actor
 /// around the navigator and the state store); tests implement it with a fake.
 ///
-/// Arguments arrive checked: a coordinate in range, a name of at most
-/// ``ControlRequest/maximumNameLength`` characters.
+/// Arguments arrive checked: a coordinate in range, a name that keeps ``PlaceName``'s rules
+/// (trimmed, printable, at most ``PlaceName/maximumLength`` characters).
 public protocol ControlHandler: Sendable {
     /// Starts guiding to `coordinate`.
     ///

@@ -2,8 +2,8 @@
 ///
 /// The rules live here, in a value, so that the control server, the state file and the tests
 /// share them: ``record(_:)`` puts a destination at the front, and one that is already in the
-/// list (the same place and name, see ``SavedDestination/isSameDestination(as:)``) moves to the
-/// front instead of appearing twice.
+/// list (the same place, whatever its name: see ``SavedDestination/isSamePlace(as:)``) moves
+/// to the front instead of appearing twice, with the newest name it was given.
 public struct RecentDestinations: Sendable, Hashable, RandomAccessCollection, CustomStringConvertible {
     /// How many destinations the list keeps (DESIGN.md §1).
     public static let capacity = 5
@@ -20,19 +20,23 @@ public struct RecentDestinations: Sendable, Hashable, RandomAccessCollection, Cu
     /// - Parameter newestFirst: Destinations, newest first, e.g. as read from the state file.
     public init(_ newestFirst: some Sequence<SavedDestination>) {
         destinations = []
-        for destination in newestFirst where !destinations.contains(where: { $0.isSameDestination(as: destination) }) {
+        for destination in newestFirst where !destinations.contains(where: { $0.isSamePlace(as: destination) }) {
             guard destinations.count < Self.capacity else { break }
             destinations.append(destination)
         }
     }
 
-    /// Puts `destination` at the front: a matching entry is removed first, and the oldest entry
-    /// drops off a full list.
+    /// Puts `destination` at the front: an entry for the same place is removed first (its name
+    /// kept when `destination` has none), and the oldest entry drops off a full list.
     ///
     /// - Parameter destination: The destination just chosen.
     public mutating func record(_ destination: SavedDestination) {
-        destinations.removeAll { $0.isSameDestination(as: destination) }
-        destinations.insert(destination, at: 0)
+        var newest = destination
+        if let index = destinations.firstIndex(where: { $0.isSamePlace(as: destination) }) {
+            newest.name = destination.name ?? destinations[index].name
+        }
+        destinations.removeAll { $0.isSamePlace(as: destination) }
+        destinations.insert(newest, at: 0)
         if destinations.count > Self.capacity { destinations.removeLast(destinations.count - Self.capacity) }
     }
 

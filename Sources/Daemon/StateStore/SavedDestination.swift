@@ -2,10 +2,9 @@ import Geodesy
 
 /// A destination as the daemon keeps it: where, and the name the wearer gave it, if any.
 public struct SavedDestination: Sendable, Hashable, CustomStringConvertible {
-    /// Two latitudes or longitudes closer than this, in degrees, are the same place (about
-    /// 1 cm): what a round trip through text, or `go` typed twice with the digits a phone shows,
-    /// may change.
-    public static let samePlaceToleranceDegrees = 1e-7
+    /// Two destinations closer than this, in metres, are one place for the recent list: `go`
+    /// typed again with fewer digits, or from a map a few pixels off, is the same spot.
+    public static let samePlaceMeters = 5.0
 
     /// Where it is.
     public var coordinate: Coordinate
@@ -22,15 +21,16 @@ public struct SavedDestination: Sendable, Hashable, CustomStringConvertible {
         self.name = name
     }
 
-    /// Whether `other` is the same destination for the recent list: the same name (or both
-    /// unnamed) and each of latitude and longitude within ``samePlaceToleranceDegrees``.
+    /// Whether `other` is the same place for the recent list: within ``samePlaceMeters`` on
+    /// the WGS84 ellipsoid, whatever either is called.
     ///
     /// - Parameter other: The destination to compare with.
     /// - Returns: true when the recent list should hold only one of the two.
-    public func isSameDestination(as other: SavedDestination) -> Bool {
-        name == other.name
-            && abs(coordinate.latitudeDegrees - other.coordinate.latitudeDegrees) <= Self.samePlaceToleranceDegrees
-            && abs(coordinate.longitudeDegrees - other.coordinate.longitudeDegrees) <= Self.samePlaceToleranceDegrees
+    public func isSamePlace(as other: SavedDestination) -> Bool {
+        let path = Geodesic.wgs84.inverse(
+            latitude1Degrees: coordinate.latitudeDegrees, longitude1Degrees: coordinate.longitudeDegrees,
+            latitude2Degrees: other.coordinate.latitudeDegrees, longitude2Degrees: other.coordinate.longitudeDegrees)
+        return path.distanceMeters <= Self.samePlaceMeters
     }
 
     public var description: String {

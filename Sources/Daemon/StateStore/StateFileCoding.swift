@@ -183,13 +183,16 @@ private struct PlaceRecord: Codable {
     func validated(field: String) throws(StateFileDefect) -> SavedDestination {
         try StateFileCoding.checkDegrees(lat, field: field + ".lat", limit: Coordinate.latitudeLimitDegrees)
         try StateFileCoding.checkDegrees(lon, field: field + ".lon", limit: Coordinate.longitudeLimitDegrees)
-        // The protocol's limit: a file must not hold what no request could have set.
-        let limit = ControlRequest.maximumNameLength
-        if let name, name.count > limit {
-            throw .invalidValue(field: field + ".name", reason: "\(name.count) characters; at most \(limit) are allowed")
+        // The protocol's rules: a file must not hold what no request could have set. (Spaces
+        // around a name, which an older release kept, are trimmed rather than refused.)
+        let checkedName: String?
+        do throws(PlaceNameError) {
+            checkedName = try PlaceName.validated(name)
+        } catch {
+            throw .invalidValue(field: field + ".name", reason: "\(error)")
         }
         return SavedDestination(
-            coordinate: Coordinate(uncheckedLatitudeDegrees: lat, longitudeDegrees: lon), name: name)
+            coordinate: Coordinate(uncheckedLatitudeDegrees: lat, longitudeDegrees: lon), name: checkedName)
     }
 }
 
