@@ -67,7 +67,9 @@ extension StatusReport.Haptic: Decodable {
             intensity: try container.decodeIfPresent(Double.self, forKey: .intensity),
             sharpness: try container.decodeIfPresent(Double.self, forKey: .sharpness),
             duty: try container.decodeIfPresent(Double.self, forKey: .duty),
-            pattern: try container.decodeIfPresent(String.self, forKey: .pattern))
+            pattern: try container.decodeIfPresent(String.self, forKey: .pattern),
+            zoneDegrees: try container.decodeIfPresent(Double.self, forKey: .zone),
+            mode: try container.decodeIfPresent(String.self, forKey: .mode))
     }
 }
 

@@ -94,13 +94,24 @@ public struct StatusReport: Sendable, Hashable {
         /// `pattern`: the pattern playing now (`accepted`, `arrived`, `gps-lost`,
         /// `heading-unreliable`, `calibrated`, `test`), or null.
         public var pattern: String?
+        /// `zone`: the half-width of the zone around the destination's bearing, degrees (the
+        /// configured one, widened when the position error makes the bearing uncertain), or
+        /// null while there is no bearing.
+        public var zoneDegrees: Double?
+        /// `mode`: `toward` (the motor answers inside the zone) or `away` (outside it).
+        public var mode: String?
 
         /// A cue from its parts; everything unknown by default.
-        public init(intensity: Double? = nil, sharpness: Double? = nil, duty: Double? = nil, pattern: String? = nil) {
+        public init(
+            intensity: Double? = nil, sharpness: Double? = nil, duty: Double? = nil, pattern: String? = nil,
+            zoneDegrees: Double? = nil, mode: String? = nil
+        ) {
             self.intensity = intensity
             self.sharpness = sharpness
             self.duty = duty
             self.pattern = pattern
+            self.zoneDegrees = zoneDegrees
+            self.mode = mode
         }
     }
 
@@ -236,7 +247,7 @@ extension StatusReport.Heading: Encodable {
 }
 
 extension StatusReport.Haptic: Encodable {
-    enum CodingKeys: String, CodingKey { case intensity, sharpness, duty, pattern }
+    enum CodingKeys: String, CodingKey { case intensity, sharpness, duty, pattern, zone, mode }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -244,6 +255,8 @@ extension StatusReport.Haptic: Encodable {
         try container.encode(WireNumber(sharpness), forKey: .sharpness)
         try container.encode(WireNumber(duty), forKey: .duty)
         try container.encode(pattern, forKey: .pattern)
+        try container.encode(WireNumber(zoneDegrees), forKey: .zone)
+        try container.encode(mode, forKey: .mode)
     }
 }
 

@@ -2,16 +2,23 @@ import ControlProtocol
 @preconcurrency import Glibc
 
 /// One frame of `waypointctl watch`: a compass ring that turns with the wearer (heading up),
-/// the destination pin on it, and the state, distance and motor drive below. Pure: the same
-/// report and size always give the same lines, which tests compare with drawn snapshots.
+/// and the state, target and motor drive below. Pure: the same report and size always give the
+/// same lines, which tests compare with drawn snapshots.
 ///
 /// ```
-///      heading 90° E
+///      heading  90° E
 ///            v
-///        . . E . .        the top of the ring is where the wearer faces;
-///      N     o     S      N, E, S, W and a + every 30° turn with the heading;
-///        . . W . .        * is the destination
+///        ...#*#...        the top of the ring is where the wearer faces; * is the
+///      ..  E     ..       destination and # the zone around it where the motor answers;
+///      .  N  o  S  .      N, E, S and W, inside the ring, turn with the heading
+///      ..  W     ..
+///        .........
 /// ```
+///
+/// The layout never moves: the ring's cells are fixed for a size (only the glyph in each
+/// changes), the header starts in a fixed column, and the target line keeps its numbers and
+/// shortens the name. Without a heading, or while not guiding, the ring is drawn empty (no
+/// pin, no zone, no turn hint), because a drawn direction would be a false one.
 enum CompassFrame {
     /// The ring's largest radius in rows; a bigger ring says no more.
     static let maximumRadiusRows = 8
@@ -19,16 +26,28 @@ enum CompassFrame {
     static let minimumRadiusRows = 3
     /// Terminal cells are about twice as tall as wide: columns per row of radius.
     static let cellAspect = 2
-    /// Where the pin sits, as a fraction of the ring's radius: inside it, clear of the marks.
-    static let pinRadiusFraction = 0.6
-    /// Angular step when tracing the ring, degrees: fine enough to leave no gaps at the largest size.
-    static let ringStepDegrees = 3.0
     /// Lines that are not the ring: heading, lubber mark, and three below.
     static let textLineCount = 5
     /// The widest motor bar, in cells.
     static let maximumBarCells = 20
     /// Columns of indent before the ring and the labels.
     static let margin = 2
+    /// The glyphs: ring, zone, destination, centre, and the centre without a heading.
+    static let ringGlyph: Character = "."
+    static let zoneGlyph: Character = "#"
+    static let pinGlyph: Character = "*"
+    static let centreGlyph: Character = "o"
+    static let unknownGlyph: Character = "?"
+    /// The widest header, `heading 359° NNE`: the header's start column is fixed by it.
+    static let headerWidth = "heading 359° NNE".count
+
+    /// One cell of a ring: where it is, and the screen direction it stands for (degrees
+    /// clockwise from the top).
+    struct RingCell: Equatable {
+        let row: Int
+        let column: Int
+        let screenDegrees: Double
+    }
 
     /// The frame for a terminal of `columns` × `rows`.
     /// - Parameters:
@@ -41,89 +60,128 @@ enum CompassFrame {
         // writing it would scroll the screen.
         let ringRows = rows - 1 - textLineCount
         let radius = min(maximumRadiusRows, (ringRows - 1) / 2, (columns - 2 * margin - 1) / (2 * cellAspect))
-        let headingDegrees = status.heading.trueDegrees
+        let heading = shownHeading(status)
+        let indent = String(repeating: " ", count: margin)
         var lines: [String] = []
-        let header =
-            if let headingDegrees {
-                "heading \(Presentation.shortDirection(degrees: headingDegrees))"
-                    + (status.heading.isReliable ? "" : " (unreliable)")
-            } else {
-                "heading unknown (north up)"
-            }
         if radius >= minimumRadiusRows {
             let ringWidth = 2 * cellAspect * radius + 1
-            lines.append(centered(header, width: ringWidth))
-            lines.append(centered(headingDegrees == nil ? "?" : "v", width: ringWidth))
-            lines += ring(radius: radius, headingDegrees: headingDegrees ?? 0, status: status)
-                .map { String(repeating: " ", count: margin) + $0 }
+            let headerStart = max(0, (ringWidth - headerWidth) / 2)
+            lines.append(indent + String(repeating: " ", count: headerStart) + header(status))
+            lines.append(indent + String(repeating: " ", count: radius * cellAspect) + (heading == nil ? "?" : "v"))
+            lines += ring(radius: radius, headingDegrees: heading, status: status).map { indent + $0 }
         } else {
-            lines.append(String(repeating: " ", count: margin) + header)
+            lines.append(indent + header(status))
         }
-        lines.append(String(repeating: " ", count: margin) + "state   \(Presentation.state(status.state))")
-        lines.append(String(repeating: " ", count: margin) + "target  \(target(status))")
-        lines.append(String(repeating: " ", count: margin) + "motor   \(motor(status, columns: columns))")
+        lines.append(indent + "state   \(Presentation.state(status.state))")
+        lines.append(indent + "target  \(target(status, width: columns - margin - 8))")
+        lines.append(indent + "motor   \(motor(status, columns: columns))")
         return lines.map { trimmed(String($0.prefix(max(columns, 0)))) }
     }
 
+    /// The heading to draw the ring by: the daemon's, unless it says it has none to guide by.
+    static func shownHeading(_ status: StatusReport) -> Double? {
+        guard status.state != "no-heading" else { return nil }
+        return status.heading.trueDegrees
+    }
+
+    /// The turn to show (the pin's screen angle), only while guiding with a heading: in any
+    /// other state a turn hint would point somewhere the daemon is not guiding to.
+    static func shownError(_ status: StatusReport) -> Double? {
+        guard status.state == "guiding", shownHeading(status) != nil else { return nil }
+        return status.errorDegrees
+    }
+
+    /// `heading  45° NE`, in a fixed layout (the number right-aligned in three cells), so the
+    /// text does not shift as the heading changes.
+    private static func header(_ status: StatusReport) -> String {
+        guard let heading = shownHeading(status) else { return "heading unknown" }
+        let whole = String(Presentation.wholeDegrees(heading))
+        let direction = Presentation.shortDirection(degrees: heading)
+        let point = direction.split(separator: " ").dropFirst().joined()
+        return "heading " + String(repeating: " ", count: max(0, 3 - whole.count)) + whole + "° " + point
+            + (status.heading.isReliable ? "" : " (unreliable)")
+    }
+
     /// The ring, heading up, as `2·radius + 1` lines of `2·aspect·radius + 1` cells.
-    private static func ring(radius: Int, headingDegrees: Double, status: StatusReport) -> [String] {
+    private static func ring(radius: Int, headingDegrees: Double?, status: StatusReport) -> [String] {
         let height = 2 * radius + 1
         let width = 2 * cellAspect * radius + 1
         var cells = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
-        /// Puts `mark` where the direction `bearing` (degrees from north) lies, at `fraction`
-        /// of the radius: screen angle = bearing − heading, clockwise from the top.
-        func place(_ mark: Character, bearingDegrees: Double, fraction: Double = 1) {
-            let radians = (bearingDegrees - headingDegrees) * Double.pi / 180
-            let column = radius * cellAspect + cellOffset(Double(radius * cellAspect) * fraction * sin(radians))
-            let row = radius - cellOffset(Double(radius) * fraction * cos(radians))
-            guard cells.indices.contains(row), cells[row].indices.contains(column) else { return }
-            cells[row][column] = mark
+        let outer = ringCells(radius: radius)
+        let error = shownError(status)
+        let zone = status.haptic.zoneDegrees
+        let inside = status.haptic.mode != "away"
+        let pin = error.map { error in outer.min { angleBetween($0.screenDegrees, error) < angleBetween($1.screenDegrees, error) } }
+        for cell in outer {
+            var glyph = ringGlyph
+            if let error, let zone, (angleBetween(cell.screenDegrees, error) <= zone) == inside { glyph = zoneGlyph }
+            if cell == pin { glyph = pinGlyph }
+            cells[cell.row][cell.column] = glyph
         }
-        // The ring itself does not turn (traced in screen angles), so it does not shimmer as
-        // the heading changes by a degree; only the marks on it do.
-        for step in stride(from: 0.0, to: 360.0, by: ringStepDegrees) {
-            place(".", bearingDegrees: headingDegrees + step)
-        }
-        for mark in stride(from: 0, to: 360, by: 30) {
-            let letter: Character =
-                switch mark {
-                case 0: "N"
-                case 90: "E"
-                case 180: "S"
-                case 270: "W"
-                default: "+"
+        if let headingDegrees {
+            // The compass points on a ring of their own inside, so they never hide the zone;
+            // on a small ring the two meet at the diagonals, and those cells stay the ring's.
+            let taken = Set(outer.map { $0.row * width + $0.column })
+            let labels = ringCells(radius: radius - 1).map {
+                RingCell(row: $0.row + 1, column: $0.column + cellAspect, screenDegrees: $0.screenDegrees)
+            }.filter { !taken.contains($0.row * width + $0.column) }
+            for (letter, bearing) in [("N", 0.0), ("E", 90.0), ("S", 180.0), ("W", 270.0)] {
+                let screen = bearing - headingDegrees
+                if let nearest = labels.min(by: { angleBetween($0.screenDegrees, screen) < angleBetween($1.screenDegrees, screen) }) {
+                    cells[nearest.row][nearest.column] = Character(letter)
                 }
-            place(letter, bearingDegrees: Double(mark))
+            }
         }
-        cells[radius][radius * cellAspect] = "o"
-        if status.destination != nil, let bearing = status.bearingDegrees {
-            place("*", bearingDegrees: bearing, fraction: pinRadiusFraction)
-        }
+        cells[radius][radius * cellAspect] = headingDegrees == nil ? unknownGlyph : centreGlyph
         return cells.map { trimmed(String($0)) }
     }
 
-    /// The nearest whole cell to an offset from the centre, halves away from the centre.
-    ///
-    /// `cos(120°)` is −0.49999999999999978 but `cos(240°)` is −0.5000000000000004: rounded as
-    /// they are, the marks on the two sides of the ring would land on different rows. Snapping
-    /// to a millionth of a cell first makes such ties exact, so the ring stays symmetric.
-    private static func cellOffset(_ cells: Double) -> Int {
-        Int(((cells * snapPerCell).rounded() / snapPerCell).rounded())
+    /// The cells of a ring of `radius` rows, each once, in clockwise order from the top, in a
+    /// box of `2·radius + 1` rows: the same cells for every heading, so the ring's density never
+    /// changes as it turns.
+    static func ringCells(radius: Int) -> [RingCell] {
+        var result: [RingCell] = []
+        var seen = Set<Int>()
+        let width = 2 * cellAspect * radius + 1
+        // Half a degree a step leaves no gap at the largest radius (8 rows, 16 columns).
+        for step in 0..<720 {
+            let radians = Double(step) / 2 * Double.pi / 180
+            let column = radius * cellAspect + Int((Double(radius * cellAspect) * sin(radians)).rounded())
+            let row = radius - Int((Double(radius) * cos(radians)).rounded())
+            guard seen.insert(row * width + column).inserted else { continue }
+            // The direction the cell itself stands for, from its position.
+            let screen = atan2(Double(column - radius * cellAspect) / Double(cellAspect), Double(radius - row))
+            result.append(RingCell(row: row, column: column, screenDegrees: screen * 180 / Double.pi))
+        }
+        return result
     }
 
-    /// Fractions of a cell that count as the same position: see ``cellOffset(_:)``.
-    private static let snapPerCell = 1_000_000.0
+    /// The angle between two directions, 0…180 degrees.
+    private static func angleBetween(_ a: Double, _ b: Double) -> Double {
+        abs(remainder(a - b, 360))
+    }
 
-    /// `Eiffel Tower, 1.24 km at 62° ENE, 17° right`, or `none`.
-    private static func target(_ status: StatusReport) -> String {
+    /// `Eiffel Tower, 1.24 km at 62° ENE, 17° right`, or `none`, fitted to `width` cells: the
+    /// name is shortened with `…` (or left out) so the numbers always show.
+    private static func target(_ status: StatusReport, width: Int) -> String {
         guard let destination = status.destination else { return "none" }
-        var parts: [String] = []
-        if let name = destination.name, !name.isEmpty { parts.append(name) }
-        var position = status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "distance unknown"
-        if let bearing = status.bearingDegrees { position += " at \(Presentation.shortDirection(degrees: bearing))" }
-        parts.append(position)
-        if let error = status.errorDegrees { parts.append(Presentation.turn(errorDegrees: error)) }
-        return parts.joined(separator: ", ")
+        let distance = status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "distance unknown"
+        let turn = shownError(status).map { ", " + Presentation.turn(errorDegrees: $0) } ?? ""
+        // The bearing in full, as a compass point, or not at all: whatever fits beside the
+        // distance and the turn, which matter most to someone walking.
+        var forms = [distance + turn]
+        if let bearing = status.bearingDegrees {
+            let direction = Presentation.shortDirection(degrees: bearing)
+            let point = direction.split(separator: " ").dropFirst().joined()
+            forms.insert(distance + " at " + point + turn, at: 0)
+            forms.insert(distance + " at " + direction + turn, at: 0)
+        }
+        let position = forms.first { $0.count <= width } ?? forms[forms.count - 1]
+        guard let name = destination.name, !name.isEmpty else { return position }
+        let room = width - position.count - 2
+        if name.count <= room { return name + ", " + position }
+        if room >= 2 { return name.prefix(room - 1) + "…, " + position }
+        return position
     }
 
     /// `[##########----------] 50%`, `[--------------------] off`, `muted`, or `playing arrived`.
@@ -136,10 +194,6 @@ enum CompassFrame {
         let filled = Int((intensity * Double(barCells)).rounded())
         let bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barCells - filled) + "]"
         return "\(bar) \(intensity > 0 ? Presentation.percent(intensity) : "off")"
-    }
-
-    private static func centered(_ text: String, width: Int) -> String {
-        String(repeating: " ", count: margin + max(0, (width - text.count) / 2)) + text
     }
 
     private static func trimmed(_ line: String) -> String {

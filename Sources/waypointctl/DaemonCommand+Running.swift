@@ -1,5 +1,7 @@
+import CommandLineSupport
 import ControlProtocol
 import DaemonClient
+import Geodesy
 
 extension DaemonCommand {
     /// Talks to the daemon, prints the outcome for people, and says how the program should end.
@@ -11,9 +13,14 @@ extension DaemonCommand {
         }
         do throws(DaemonFailure) {
             let session = try DaemonSession(path: socketPath)
+            // Whether there is anything to clear: "cleared" twice in a row would be untrue.
+            let hadDestination = self == .clear ? try Self.status(session)?.destination != nil : true
             let received = try session.send(request)
-            for line in try output(for: received, session: session) {
+            for line in try output(for: received, session: session, hadDestination: hadDestination) {
                 Console.output(line)
+            }
+            if case .go(let coordinate, _) = self, let note = try Self.swapNote(coordinate, session) {
+                Console.error(note)
             }
             return .success
         } catch {
@@ -23,12 +30,12 @@ extension DaemonCommand {
     }
 
     /// What to print for the reply to ``request``.
-    private func output(for received: ControlConnection.Received, session: DaemonSession) throws(DaemonFailure)
-        -> [String]
+    private func output(for received: ControlConnection.Received, session: DaemonSession, hadDestination: Bool)
+        throws(DaemonFailure) -> [String]
     {
         switch (self, received.reply) {
         case (.status(json: true), .status):
-            return [String(decoding: received.line, as: UTF8.self)]
+            return [Self.printableJSON(String(decoding: received.line, as: UTF8.self))]
         case (.status, .status(let report)):
             return StatusSummary.lines(for: report)
         case (.recent, .recent(let destinations)):
@@ -49,7 +56,7 @@ extension DaemonCommand {
                 latitudeDegrees: destination.latitude, longitudeDegrees: destination.longitude, name: destination.name)
             return ["destination set: \(place)"]
         case (.clear, .ok):
-            return ["destination cleared; guidance stopped"]
+            return [hadDestination ? "destination cleared; guidance stopped" : "no destination was set; nothing to clear"]
         case (.mute(true), .ok):
             return ["guidance vibration muted; patterns still play"]
         case (.mute(false), .ok):
@@ -59,5 +66,64 @@ extension DaemonCommand {
         default:
             throw .unexpectedReply(request: request.commandName, reply: received.reply.className)
         }
+    }
+
+    /// The daemon's `STATUS`, or nil if it answered something else.
+    private static func status(_ session: DaemonSession) throws(DaemonFailure) -> StatusReport? {
+        guard case .status(let report) = try session.send(.status).reply else { return nil }
+        return report
+    }
+
+    /// A destination this far from the current fix, when its latitude and longitude swapped
+    /// would be near it, was most likely typed longitude first: ``swapNote(_:_:)``.
+    static let implausibleDistanceMeters = 1_000_000.0
+    /// How near the swapped point must be to the fix for ``swapNote(_:_:)``: a walk's length.
+    static let plausibleDistanceMeters = 100_000.0
+
+    /// A note for a destination thousands of kilometres away whose swap is near the current
+    /// fix (`go 2.2945 48.8584` in Paris), or nil. The destination is still set: a far one may
+    /// be meant, and the wearer decides.
+    static func swapNote(_ destination: Coordinate, _ session: DaemonSession) throws(DaemonFailure) -> String? {
+        guard let fix = try status(session)?.fix, let latitude = fix.latitude, let longitude = fix.longitude else {
+            return nil
+        }
+        return swapNote(destination, fixLatitude: latitude, fixLongitude: longitude)
+    }
+
+    /// ``swapNote(_:_:)`` for a fix at `fixLatitude`, `fixLongitude` (pure, for tests).
+    static func swapNote(_ destination: Coordinate, fixLatitude: Double, fixLongitude: Double) -> String? {
+        guard destination.longitudeDegrees.magnitude <= Coordinate.latitudeLimitDegrees else { return nil }
+        let swapped = Coordinate(
+            uncheckedLatitudeDegrees: destination.longitudeDegrees, longitudeDegrees: destination.latitudeDegrees)
+        let distance = { (point: Coordinate) in
+            Geodesic.wgs84.inverse(
+                latitude1Degrees: fixLatitude, longitude1Degrees: fixLongitude, latitude2Degrees: point.latitudeDegrees,
+                longitude2Degrees: point.longitudeDegrees
+            ).distanceMeters
+        }
+        let asGiven = distance(destination)
+        let asSwapped = distance(swapped)
+        guard asGiven > implausibleDistanceMeters, asSwapped < plausibleDistanceMeters else { return nil }
+        let typed = "\(destination.latitudeDegrees) \(destination.longitudeDegrees)"
+        let meant = "\(swapped.latitudeDegrees) \(swapped.longitudeDegrees)"
+        return "note: \(typed) is \(Presentation.distance(meters: asGiven)) from here, but \(meant) (the same numbers, "
+            + "latitude first) is \(Presentation.distance(meters: asSwapped)) away: if you meant that, "
+            + "run 'waypointctl go \(meant)'"
+    }
+
+    /// The daemon's JSON line with DEL, C1 controls and bidirectional overrides written as
+    /// `\uXXXX` escapes: the same JSON, safe on a terminal. (C0 controls are always escaped in
+    /// valid JSON; these may appear raw inside its strings, and only there.)
+    static func printableJSON(_ line: String) -> String {
+        var result = ""
+        for scalar in line.unicodeScalars {
+            if PlaceName.isUnprintable(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

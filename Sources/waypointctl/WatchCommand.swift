@@ -1,5 +1,7 @@
+import CommandLineSupport
 import ControlProtocol
 import DaemonClient
+import SystemSupport
 @preconcurrency import Glibc
 
 /// `waypointctl watch`: asks the daemon for `STATUS` updates and shows each one, as a compass
@@ -41,6 +43,9 @@ enum WatchCommand {
         // Every way out restores the terminal: the last frame stays, the cursor below it.
         defer { if interactive { Terminal.write(Terminal.resetAttributes + Terminal.showCursor) } }
 
+        var plainFilter = PlainWatchFilter()
+        let clock = ContinuousClock()
+        let start = clock.now
         while true {
             let received: ControlConnection.Received
             do throws(ConnectionError) {
@@ -55,8 +60,8 @@ enum WatchCommand {
                 if interactive {
                     let size = Terminal.size()
                     Terminal.write(Terminal.redraw(CompassFrame.render(status, columns: size.columns, rows: size.rows)))
-                } else {
-                    Console.output(WatchLine.text(for: status))
+                } else if let line = plainFilter.line(for: status, atSeconds: (clock.now - start).seconds) {
+                    Console.output(line)
                     fflush(stdout)
                 }
             case .error(let error):

@@ -8,7 +8,7 @@ enum WatchLine {
     /// - Returns: The line, without a newline.
     static func text(for status: StatusReport) -> String {
         var parts = [status.state]
-        if let heading = status.heading.trueDegrees {
+        if let heading = CompassFrame.shownHeading(status) {
             parts.append(
                 "heading \(Presentation.shortDirection(degrees: heading))"
                     + (status.heading.isReliable ? "" : " unreliable"))
@@ -19,7 +19,7 @@ enum WatchLine {
             var target = destination.name.map { $0.isEmpty ? "" : $0 + " " } ?? ""
             target += status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "distance unknown"
             if let bearing = status.bearingDegrees { target += " at \(Presentation.shortDirection(degrees: bearing))" }
-            if let error = status.errorDegrees { target += ", \(Presentation.turn(errorDegrees: error))" }
+            if let error = CompassFrame.shownError(status) { target += ", \(Presentation.turn(errorDegrees: error))" }
             parts.append(target)
         } else {
             parts.append("no destination")

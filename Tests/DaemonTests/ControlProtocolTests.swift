@@ -140,7 +140,7 @@ struct ControlProtocolTests {
         let heading = try #require(status["heading"] as? [String: Any])
         #expect(Set(heading.keys) == ["true", "magnetic", "declination", "reliable", "bias", "correction", "coasting", "problem"])
         let haptic = try #require(status["haptic"] as? [String: Any])
-        #expect(Set(haptic.keys) == ["intensity", "sharpness", "duty", "pattern"])
+        #expect(Set(haptic.keys) == ["intensity", "sharpness", "duty", "pattern", "zone", "mode"])
         for key in ["state", "fix", "heading", "destination", "bearing", "distance", "error", "haptic", "calibration", "muted"] {
             #expect(status.keys.contains(key), "STATUS lacks \(key)")
         }

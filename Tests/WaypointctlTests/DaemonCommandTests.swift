@@ -63,7 +63,9 @@ struct DaemonCommandTests {
             ["48°51'30.24\"N 2°17'40.2\"E"],
         ])
     func goForms(_ coordinate: [String]) throws {
-        guard let result = try run(["go"] + coordinate, replies: [[Self.ok]]) else { return }
+        // After OK, go asks for the fix to see whether the coordinate looks swapped.
+        guard let result = try run(["go"] + coordinate, replies: [[Self.ok], [Self.status]]) else { return }
+        #expect(result.requests.last == #"{"cmd":"status"}"#)
         #expect(result.output.status == 0, "\(result.output.standardError)")
         let request = try #require(result.requests.first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
@@ -76,13 +78,17 @@ struct DaemonCommandTests {
 
     @Test("go with a name, and a southern, western place")
     func goNamed() throws {
-        guard let named = try run(["go", "48.8584", "2.2945", "--name", "Eiffel Tower"], replies: [[Self.ok]]) else {
+        guard
+            let named = try run(
+                ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "], replies: [[Self.ok], [Self.status]])
+        else {
             return
         }
-        #expect(named.requests == [#"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#])
+        #expect(named.requests == [#"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
         #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n")
-        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.ok]]))
-        #expect(south.requests == [#"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#])
+        #expect(named.output.standardError.isEmpty, "the fix is near: no note")
+        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.ok], [Self.status]]))
+        #expect(south.requests == [#"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#, #"{"cmd":"status"}"#])
         #expect(south.output.standardOutput == "destination set: 22°57'06.8\"S 43°12'37.8\"W\n")
     }
 
@@ -97,7 +103,6 @@ struct DaemonCommandTests {
     @Test(
         "the other commands: the request each sends and what it prints",
         arguments: [
-            (["clear"], #"{"cmd":"clear"}"#, ok, "destination cleared; guidance stopped\n"),
             (["mute", "on"], #"{"cmd":"mute","on":true}"#, ok, "guidance vibration muted; patterns still play\n"),
             (["mute", "off"], #"{"cmd":"mute","on":false}"#, ok, "guidance vibration on\n"),
             (["buzz"], #"{"cmd":"buzz","pattern":"test"}"#, ok, "playing test\n"),
@@ -125,6 +130,37 @@ struct DaemonCommandTests {
         #expect(result.output.status == 0, "\(result.output.standardError)")
         #expect(result.output.standardOutput == printed)
         #expect(result.output.standardError.isEmpty)
+    }
+
+    @Test("go typed longitude first (issue 18, item 4): set as typed, with a note naming the swap near the fix")
+    func swappedNote() throws {
+        // The fix is at 48.8556, 2.2986 (Paris); 2.2945 48.8584 is in the Indian Ocean. GeodSolve -i
+        // (GeographicLib) gives 6793686.3 m to it and 432.98 m to 48.8584 2.2945.
+        guard let result = try run(["go", "2.2945", "48.8584"], replies: [[Self.ok], [Self.status]]) else { return }
+        #expect(result.output.status == 0)
+        #expect(result.requests.first == #"{"cmd":"go","lat":2.2945,"lon":48.8584}"#)
+        #expect(
+            result.output.standardError
+                == "waypointctl: note: 2.2945 48.8584 is 6794 km from here, but 48.8584 2.2945 (the same numbers, "
+                + "latitude first) is 433 m away: if you meant that, run 'waypointctl go 48.8584 2.2945'\n")
+        // Out of range as typed, in range swapped: refused, with the order spelled out.
+        let refused = try #require(try run(["go", "151.2153", "-33.8568"], replies: []))
+        #expect(refused.output.status == 64)
+        #expect(
+            refused.output.standardError.hasPrefix(
+                "waypointctl: '151.2153 -33.8568': latitude 151.2153 is out of range (must be between -90 and 90); "
+                    + "latitude comes first: did you mean '-33.8568 151.2153'?\n"))
+    }
+
+    @Test("clear says whether there was anything to clear (issue 18, item 6)")
+    func clearTwice() throws {
+        let idle = #"{"class":"STATUS","state":"idle","heading":{"reliable":false},"destination":null}"#
+        guard let first = try run(["clear"], replies: [[Self.status], [Self.ok]]) else { return }
+        #expect(first.requests == [#"{"cmd":"status"}"#, #"{"cmd":"clear"}"#])
+        #expect(first.output.standardOutput == "destination cleared; guidance stopped\n")
+        let second = try #require(try run(["clear"], replies: [[idle], [Self.ok]]))
+        #expect(second.output.status == 0)
+        #expect(second.output.standardOutput == "no destination was set; nothing to clear\n")
     }
 
     @Test("an ERROR reply: its code and message on standard error, exit 1")
@@ -165,7 +201,7 @@ struct DaemonCommandTests {
     func protocolMismatch() throws {
         guard
             let result = try run(
-                ["clear"], replies: [[Self.ok]], greeting: #"{"class":"VERSION","release":"2.0.0","proto":2}"#)
+                ["clear"], replies: [[Self.status], [Self.ok]], greeting: #"{"class":"VERSION","release":"2.0.0","proto":2}"#)
         else { return }
         #expect(result.output.status == 0)
         #expect(result.output.standardError.contains("warning: waypointd (release 2.0.0) speaks control protocol 2"))

@@ -131,7 +131,7 @@ struct SummaryTests {
     @Test("watch without a terminal: one line per update")
     func watchLine() {
         #expect(
-            WatchLine.text(for: CompassFrameTests.guiding(headingDegrees: 45, errorDegrees: 17))
+            WatchLine.text(for: CompassFrameTests.guiding(headingDegrees: 45))
                 == "guiding; heading 45° NE; Eiffel Tower 1.24 km at 62° ENE, 17° right; motor 55%")
         #expect(WatchLine.text(for: StatusReport(state: "idle")) == "idle; heading unknown; no destination; motor off")
         #expect(

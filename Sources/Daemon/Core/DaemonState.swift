@@ -384,7 +384,9 @@ public struct DaemonState: Sendable {
             bearingDegrees: navigator.course?.bearingDegrees, distanceMeters: navigator.course?.distanceMeters,
             errorDegrees: navigator.course?.errorDegrees,
             haptic: StatusReport.Haptic(
-                intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: duty, pattern: pattern?.rawValue),
+                intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: duty, pattern: pattern?.rawValue,
+                zoneDegrees: navigator.course.map { ($0.zoneDegrees * 10).rounded() / 10 },
+                mode: navigator.settings.rule.mode.rawValue),
             calibration: calibrationState, isMuted: saved.muted, imu: imuProblem == nil ? imu : nil, problems: problems)
     }
 
