@@ -26,6 +26,19 @@ struct BatchTests {
         }
     }
 
+    @Test("a # comment line passes through as it is, keeping the output aligned (issue 18, item 6)")
+    func comments() throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let input = "# from to\n48.8584 2.2945 48.8530 2.3499\n  # indented\n"
+        let output = try ExternalTool.run(waypointctl, ["bearing", "--batch"], input: input)
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first == "# from to" && lines.last == "  # indented")
+        // GeodSolve -i: 98.38174987 98.42346911 4109.528.
+        #expect(lines[1].hasPrefix("98.3817498"), "\(lines)")
+    }
+
     @Test("declination --batch reproduces NOAA's 100 WMM2025 test values")
     func declinationBatch() throws {
         guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
