@@ -38,16 +38,20 @@ struct SignalTests {
 /// another, with a priority of its own.
 @Suite("Log injection")
 struct LogInjectionTests {
-    @Test("a destination named with a newline and a <0> priority is logged on one line, escaped")
+    @Test("a name with a newline is refused (issue 18); one with a quote and a <0> priority is logged on its line, escaped")
     func forgedLine() async throws {
         guard let daemon = try await SimulatedDaemon() else { return }
         let client = try daemon.client()
-        let go = #"{"cmd":"go","lat":48.86,"lon":2.3,"name":"x\n<0>waypointd: FORGED"}"#
-        #expect(client.request(go)?["class"] as? String == "OK")
+        let newline = #"{"cmd":"go","lat":48.86,"lon":2.3,"name":"x\n<0>waypointd: FORGED"}"#
+        #expect(client.request(newline)?["code"] as? String == "bad-argument")
+        let quote = #"{"cmd":"go","lat":48.86,"lon":2.3,"name":"x\" <0>waypointd: FORGED"}"#
+        #expect(client.request(quote)?["class"] as? String == "OK")
         try await Task.sleep(for: .milliseconds(300))
         #expect(daemon.stop() == 0, "\(daemon.log)")
         let lines = daemon.process.errors.map(\.text)
         #expect(!lines.contains { $0.hasPrefix("<0>") || $0.hasPrefix("waypointd: FORGED") }, "\(lines)")
-        #expect(lines.contains { $0.contains(#"x\n<0>waypointd: FORGED"#) }, "the name is logged, escaped: \(lines)")
+        #expect(
+            lines.contains { $0.contains(#"destination="x\" <0>waypointd: FORGED (48.86, 2.3)""#) },
+            "the name is logged, escaped, inside its quotes: \(lines)")
     }
 }

@@ -17,14 +17,15 @@ struct WaypointctlEndToEndTests {
         let client = try daemon.client()
         func destination() -> [String: Any]? { client.request(#"{"cmd":"status"}"#)?.object("destination") }
 
+        // Three places more than 5 m apart: the recent list keeps one entry per place.
         // go: decimal with a name, DMS, geo: URI; each lands in the daemon as the same place.
         var output = try run("go", "48.8560", "2.2990", "--name", "near")
         #expect(output.status == 0, "\(output.standardError)")
         #expect(destination()?["name"] as? String == "near")
-        output = try run("go", #"48°51'29.9"N 2°17'55.0"E"#)
+        output = try run("go", #"48°51'25.0"N 2°17'55.0"E"#)
         #expect(output.status == 0, "\(output.standardError)")
         let dms = try #require(destination())
-        #expect(abs((dms["lat"] as? Double ?? 0) - (48 + 51 / 60.0 + 29.9 / 3600)) < 1e-9)
+        #expect(abs((dms["lat"] as? Double ?? 0) - (48 + 51 / 60.0 + 25.0 / 3600)) < 1e-9)
         #expect(abs((dms["lon"] as? Double ?? 0) - (2 + 17 / 60.0 + 55.0 / 3600)) < 1e-9)
         output = try run("go", "geo:48.8583,2.2986", "--name", "far")
         #expect(output.status == 0, "\(output.standardError)")
@@ -85,11 +86,19 @@ struct WaypointctlEndToEndTests {
         #expect(output.status == 0 && output.standardOutput.contains("none"), "\(output.standardOutput)")
         #expect(client.request(#"{"cmd":"status"}"#)?["calibration"] as? String == "none")
 
-        // watch without a terminal: one plain line per update, until interrupted (exit 0).
+        // watch without a terminal: plain lines, only what is new (5 updates a second, but the
+        // numbers alone give a line at most every 5 s), until interrupted (exit 0).
         let watch = try ChildProcess(waypointctl, ["--socket", daemon.socket, "watch", "--hz", "5"])
         defer { watch.terminate() }
-        let updated = await watch.wait(timeout: .seconds(5)) { output, _ in output.count >= 5 }
+        let startedAt = ContinuousClock.now
+        let updated = await watch.wait(timeout: .seconds(9)) { output, _ in output.count >= 2 }
         #expect(updated, "watch printed \(watch.output.map(\.text))")
+        let watched = watch.output
+        #expect(watched.count <= 3, "\(watched.map(\.text))")
+        // The same state in both: a change of the numbers alone, which waits its 5 s.
+        if watched.count >= 2, watched[1].text.split(separator: ";").first == watched[0].text.split(separator: ";").first {
+            #expect(watched[1].at - startedAt >= .seconds(4.5), "a line for changed numbers came \(watched[1].at - startedAt) after the first")
+        }
         #expect(watch.output.allSatisfy { $0.text.contains("no-heading") || $0.text.contains("guiding") }, "\(watch.output.map(\.text))")
         kill(watch.processID, SIGINT)
         #expect(watch.waitForExit() == 0)
