@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CGPS", providers: [.apt(["libgps-dev"])]),
         .target(name: "CGPSLink"),
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
+        // expat reads GPX (Sources/GPX): a real XML parser, no string matching.
+        .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
 
         // The pure core: no Foundation, no clock, no IO.
         .target(name: "Geodesy"),
@@ -35,6 +37,7 @@ let package = Package(
 
         // The edges: system calls, devices, services.
         .target(name: "SystemSupport"),
+        .target(name: "GPX", dependencies: ["CExpat", "Geodesy"]),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+        .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "Simulation", "TestSupport"]),
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),
@@ -92,5 +96,5 @@ if Context.environment["WAYPOINT_FUZZ"] != nil {
     package.products.append(.executable(name: "waypoint-fuzz", targets: ["waypoint-fuzz"]))
     package.targets.append(
         .executableTarget(
-            name: "waypoint-fuzz", dependencies: ["ControlProtocol", "Daemon", "Geodesy"], path: "Fuzz/Sources"))
+            name: "waypoint-fuzz", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX"], path: "Fuzz/Sources"))
 }

@@ -5,7 +5,7 @@
 # Runs apt-get directly as root, through sudo otherwise, and says what to do when neither works.
 set -eu
 
-packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux"
+packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux libexpat1-dev gpsbabel libxml2-utils python3-pip"
 if [ "${1:-}" = "--bench" ]; then
     packages="$packages libgeographiclib-dev g++"
 fi
@@ -25,8 +25,17 @@ for package in $packages; do
     esac
 done
 
+# gpxpy (PyPI), an oracle in the GPX tests: read what we write, write what we read.
+python_modules() {
+    if ! python3 -c 'import gpxpy' >/dev/null 2>&1; then
+        echo "deps: installing gpxpy (PyPI) for the GPX interoperability tests"
+        python3 -m pip install -q gpxpy 2>/dev/null || python3 -m pip install -q --break-system-packages gpxpy
+    fi
+}
+
 if [ -z "$missing" ]; then
     echo "deps: all present ($packages)"
+    python_modules
     exit 0
 fi
 
@@ -48,3 +57,4 @@ export DEBIAN_FRONTEND=noninteractive
 $run apt-get update -qq
 # shellcheck disable=SC2086 # the package list is meant to split into words
 $run apt-get install -y -qq --no-install-recommends $missing
+python_modules

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Daemon
+import GPX
 import Geodesy
 @preconcurrency import Glibc
 
@@ -21,6 +22,9 @@ enum FuzzTarget: String, CaseIterable {
     case configuration
     /// `RecordingEvent(parsing:line:)`, each line of any text, and `Replay.run` over it all.
     case recording
+    /// `GPXReader`: any bytes; a document written by `GPXWriter` reads back with the same
+    /// points, names and times (numbers to the digits written).
+    case gpx
 
     /// The target named in the environment.
     static let selected: FuzzTarget = {
@@ -64,6 +68,34 @@ enum FuzzTarget: String, CaseIterable {
                 _ = try? RecordingEvent(parsing: String(line), line: index + 1)
             }
             _ = Replay.run(text) { _ in }
+        case .gpx:
+            guard let document = try? GPXReader.read(bytes) else { return }
+            let again = try? GPXReader.read(Array(GPXWriter.text(document, creator: "fuzz").utf8))
+            precondition(again.map { Self.samePoints(document, $0) } == true, "GPX round trip changed \(document)")
         }
+    }
+
+    /// Whether two documents hold the same names, times and points, to the digits
+    /// `GPXWriter` writes.
+    private static func samePoints(_ a: GPXDocument, _ b: GPXDocument) -> Bool {
+        func flat(_ document: GPXDocument) -> [GPXPoint] {
+            document.waypoints + document.routes.flatMap(\.points) + document.tracks.flatMap { $0.segments.flatMap { $0 } }
+        }
+        func close(_ x: Double?, _ y: Double?, _ tolerance: Double) -> Bool {
+            switch (x, y) {
+            case (nil, nil): true
+            case (let x?, let y?): abs(x - y) <= tolerance
+            default: false
+            }
+        }
+        let (pointsA, pointsB) = (flat(a), flat(b))
+        return a.name == b.name && a.routes.map(\.name) == b.routes.map(\.name) && a.tracks.map(\.name) == b.tracks.map(\.name)
+            && a.tracks.map { $0.segments.map(\.count) } == b.tracks.map { $0.segments.map(\.count) }
+            && pointsA.count == pointsB.count
+            && zip(pointsA, pointsB).allSatisfy { p, q in
+                close(p.latitudeDegrees, q.latitudeDegrees, 1e-9) && close(p.longitudeDegrees, q.longitudeDegrees, 1e-9)
+                    && close(p.elevationMeters, q.elevationMeters, 1e-3) && close(p.horizontalDilution, q.horizontalDilution, 1e-2)
+                    && p.name == q.name && p.time == q.time && p.satellites == q.satellites
+            }
     }
 }
