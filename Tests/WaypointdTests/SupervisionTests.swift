@@ -165,4 +165,19 @@ struct SupervisionTests {
         kill(process.processID, SIGTERM)
         #expect(process.waitForExit() == 0, "\(log)")
     }
+
+    @Test("with a destination restored at start, each state is logged once per change, never twice in a row")
+    func stateLoggedOnce() async throws {
+        guard
+            let daemon = try await SimulatedDaemon(
+                events: "0 gps-off\n3 gps-on\n",
+                stateFiles: ["destination.json": #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"}}"#])
+        else { return }
+        try await Task.sleep(for: .seconds(6))
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        #expect(daemon.logged("destination restored") != nil, "\(daemon.log)")
+        let states = daemon.process.errors.map(\.text).filter { $0.contains("waypointd: state state=") }
+        #expect(states.count >= 2, "\(states)")
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "\(states)")
+    }
 }

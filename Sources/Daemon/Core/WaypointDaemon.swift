@@ -198,9 +198,12 @@ public enum WaypointDaemon {
             group.addTask { await sampling.run() }
             // The state reaches systemd and the log when it changes, not on a timer.
             group.addTask {
-                notifier.status(core.state.rawValue)
-                logger.info("state", ["state": core.state.rawValue])
-                for await state in core.states {
+                var last = core.state
+                notifier.status(last.rawValue)
+                logger.info("state", ["state": last.rawValue])
+                // The stream may begin with the state just logged: each change once.
+                for await state in core.states where state != last {
+                    last = state
                     notifier.status(state.rawValue)
                     logger.info("state", ["state": state.rawValue])
                 }
