@@ -19,7 +19,8 @@ extension DaemonCommand {
             for line in try output(for: received, session: session, hadDestination: hadDestination) {
                 Console.output(line)
             }
-            if case .go(let coordinate, _) = self, let note = try Self.swapNote(coordinate, session) {
+            // The destination is set: a note that cannot be worked out is no failure of `go`.
+            if case .go(let coordinate, _) = self, let note = try? Self.swapNote(coordinate, session) {
                 Console.error(note)
             }
             return .success
