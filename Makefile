@@ -64,7 +64,7 @@ soak: build
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(RELEASE_BIN) WAYPOINT_SOAK_SECONDS=$(SOAK_SECONDS) WAYPOINT_FLOOD_REQUESTS=2000000 \
 		$(SWIFT) test --skip-build --no-parallel --filter 'SoakTests|ClientBoundsTests'
 
-## fuzz: the libFuzzer targets (JSON, requests, coordinates, config, recordings), each for
+## fuzz: the libFuzzer targets (JSON, requests, coordinates, config, recordings, GPX), each for
 ## FUZZ_SECONDS (60), two at a time, from the seeds in Fuzz/corpus; `make test` runs it too
 FUZZ_SECONDS ?= 60
 fuzz:
