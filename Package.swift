@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "Simulation", "TestSupport"]),
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),
-        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Simulation", "TestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
         .testTarget(
             name: "DaemonTests",

@@ -5,6 +5,8 @@ public enum BuzzPattern: String, Sendable, Hashable, CaseIterable {
     case accepted
     /// Arrived: three long pulses.
     case arrived
+    /// A route's waypoint reached: a long pulse, then a short one.
+    case waypointReached = "waypoint-reached"
     /// The fix is lost: two long, slow pulses.
     case gpsLost = "gps-lost"
     /// The heading cannot be trusted: five quick ticks.

@@ -41,6 +41,9 @@ extension ControlReply {
         case "STATUS": self = .status(try Self.decode(StatusReport.self, from: value, messageClass))
         case "CALIBRATION": self = .calibration(try Self.decode(CalibrationReport.self, from: value, messageClass))
         case "RECENT": self = .recent(try Self.decode(RecentBody.self, from: value, messageClass).destinations)
+        case "ROUTE": self = .route(try Self.decode(RouteBody.self, from: value, messageClass).route)
+        case "PLACES": self = .places(try Self.decode(PlacesBody.self, from: value, messageClass).places)
+        case "PLACE": self = .placeMarked(try Self.decode(PlaceMarkReport.self, from: value, messageClass))
         case "ERROR":
             let body = try Self.decode(ErrorBody.self, from: value, messageClass)
             if let code = ControlErrorCode(rawValue: body.code) {
@@ -117,6 +120,23 @@ private struct RecentBody: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // An absent or null list is an empty one.
         destinations = try container.decodeIfPresent([DestinationReport].self, forKey: .destinations) ?? []
+    }
+}
+
+/// `{"class":"ROUTE","route":{…}}`; an absent route is none.
+private struct RouteBody: Decodable {
+    let route: RouteReport?
+}
+
+/// `{"class":"PLACES","places":[…]}`.
+private struct PlacesBody: Decodable {
+    let places: [DestinationReport]
+    enum CodingKeys: String, CodingKey { case places }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // An absent or null list is an empty one.
+        places = try container.decodeIfPresent([DestinationReport].self, forKey: .places) ?? []
     }
 }
 

@@ -8,10 +8,20 @@ public enum ControlReply: Sendable, Hashable {
     case status(StatusReport)
     /// `{"class":"RECENT","destinations":[{"lat":…,"lon":…,"name":…},…]}`, most recent first.
     case recent([DestinationReport])
+    /// `{"class":"ROUTE","route":{…}}`, or `"route":null` when none is loaded; see ``RouteReport``.
+    case route(RouteReport?)
+    /// `{"class":"PLACES","places":[{"lat":…,"lon":…,"name":…},…]}`, in the order they were made.
+    case places([DestinationReport])
+    /// `{"class":"PLACE","place":{…},"error":…,"fixes":…}`, for `place mark`; see ``PlaceMarkReport``.
+    case placeMarked(PlaceMarkReport)
     /// `{"class":"CALIBRATION",…}`; see ``CalibrationReport``.
     case calibration(CalibrationReport)
     /// `{"class":"ERROR","code":…,"message":…}`.
     case error(ControlError)
+
+    /// The longest reply line a daemon sends, in bytes, newline excluded: `PLACES` with
+    /// every place named at full length fits.
+    public static let maximumLineLength = 262_144
 
     /// The reply as one line of compact JSON with sorted keys, newline included.
     ///
@@ -29,7 +39,7 @@ public enum ControlReply: Sendable, Hashable {
 }
 
 extension ControlReply: Encodable {
-    enum CodingKeys: String, CodingKey { case messageClass = "class", destinations, code, message }
+    enum CodingKeys: String, CodingKey { case messageClass = "class", destinations, code, message, route, places }
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
@@ -39,6 +49,16 @@ extension ControlReply: Encodable {
             try report.encode(to: encoder)
         case .calibration(let report):
             try report.encode(to: encoder)
+        case .placeMarked(let report):
+            try report.encode(to: encoder)
+        case .route(let report):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("ROUTE", forKey: .messageClass)
+            try container.encode(report, forKey: .route)
+        case .places(let places):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("PLACES", forKey: .messageClass)
+            try container.encode(places, forKey: .places)
         case .ok:
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("OK", forKey: .messageClass)

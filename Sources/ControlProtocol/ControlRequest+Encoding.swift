@@ -12,6 +12,33 @@ extension ControlRequest {
             fields.lon = longitude
             fields.name = name
         case .goRecent(let index): fields.recent = index
+        case .goPlace(let name): fields.place = name
+        case .route(let action):
+            fields.action = action.name
+            if case .load(let name, let waypoints) = action {
+                fields.name = name
+                fields.waypoints = waypoints.map(PointFields.init)
+            }
+        case .place(let action):
+            fields.action = action.name
+            switch action {
+            case .list: break
+            case .add(let place, let replacing):
+                fields.lat = place.latitude
+                fields.lon = place.longitude
+                fields.name = place.name
+                fields.radius = place.radiusMeters
+                fields.replace = replacing ? true : nil
+            case .mark(let name, let seconds, let radius, let replacing):
+                fields.name = name
+                fields.seconds = seconds
+                fields.radius = radius
+                fields.replace = replacing ? true : nil
+            case .rename(let name, let newName):
+                fields.name = name
+                fields.to = newName
+            case .remove(let name): fields.name = name
+            }
         case .clear, .status, .recent: break
         case .watch(let enabled, let hertz):
             fields.enable = enabled
@@ -31,7 +58,9 @@ extension ControlRequest {
     /// The request's `"cmd"`: what it is called on the wire and in messages.
     public var commandName: String {
         switch self {
-        case .go, .goRecent: "go"
+        case .go, .goRecent, .goPlace: "go"
+        case .route: "route"
+        case .place: "place"
         case .clear: "clear"
         case .status: "status"
         case .watch: "watch"
@@ -55,4 +84,26 @@ private struct RequestFields: Encodable {
     var on: Bool?
     var action: String?
     var pattern: String?
+    var place: String?
+    var to: String?
+    var seconds: Double?
+    var radius: Double?
+    var replace: Bool?
+    var waypoints: [PointFields]?
+}
+
+/// A route's waypoint as sent: `{"lat":…,"lon":…}` with `name` and `radius` only when known,
+/// so that a long route stays short.
+private struct PointFields: Encodable {
+    var lat: Double
+    var lon: Double
+    var name: String?
+    var radius: Double?
+
+    init(_ point: DestinationReport) {
+        lat = point.latitude
+        lon = point.longitude
+        name = point.name
+        radius = point.radiusMeters
+    }
 }

@@ -5,6 +5,9 @@
 /// |---|---|
 /// | `{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel"}` | ``go(latitude:longitude:name:)`` |
 /// | `{"cmd":"go","recent":2}` | ``goRecent(_:)`` |
+/// | `{"cmd":"go","place":"Bakery"}` | ``goPlace(_:)`` |
+/// | `{"cmd":"route","action":"next"}` | ``route(_:)`` (see ``RouteAction``) |
+/// | `{"cmd":"place","action":"mark","name":"Car"}` | ``place(_:)`` (see ``PlaceAction``) |
 /// | `{"cmd":"clear"}` · `{"cmd":"status"}` · `{"cmd":"recent"}` | ``clear``, ``status``, ``recent`` |
 /// | `{"cmd":"watch","enable":true,"hz":2}` | ``watch(enabled:hertz:)`` |
 /// | `{"cmd":"mute","on":true}` | ``mute(_:)`` |
@@ -19,11 +22,23 @@ public enum ControlRequest: Sendable, Hashable {
     public static let minimumWatchHertz = 0.1
     /// The `watch` rate when a request gives none, updates per second.
     public static let defaultWatchHertz = 2.0
+    /// The arrival radii a place or waypoint may have, metres: below 2 m no GPS receiver can
+    /// tell arrival from noise; above 1 km it would not be guidance.
+    public static let arrivalRadiusRangeMeters = 2.0...1000.0
+    /// The most waypoints a route may have: a day's walk with one every 25 m, and (unnamed)
+    /// well within one request line.
+    public static let maximumRouteWaypoints = 1000
 
     /// Guide to a place. Latitude and longitude are finite and in range; an empty name is nil.
     case go(latitude: Double, longitude: Double, name: String?)
     /// Guide to one of the recent destinations: 1 is the most recent.
     case goRecent(Int)
+    /// Guide to the place of this name (case-insensitive), else the recent destination of it.
+    case goPlace(String)
+    /// Load, show, move along or drop a route.
+    case route(RouteAction)
+    /// Keep, list, rename or remove named places.
+    case place(PlaceAction)
     /// Stop guiding.
     case clear
     /// Report the current state.
@@ -74,11 +89,19 @@ public enum ControlRequest: Sendable, Hashable {
             self = .mute(on)
         case "calibrate": self = .calibrate(try fields.choice("action", default: .status))
         case "buzz": self = .buzz(try fields.choice("pattern", default: .test))
+        case "route": self = .route(try Self.parseRoute(fields))
+        case "place": self = .place(try Self.parsePlace(fields))
         default: throw ControlError(.unknownCommand, "unknown command \"\(command.prefix(40))\"")
         }
     }
 
     private static func parseGo(_ fields: Fields) throws(ControlError) -> ControlRequest {
+        if fields.object["place"] != nil {
+            if fields.object["lat"] != nil || fields.object["lon"] != nil || fields.object["recent"] != nil {
+                throw ControlError(.badArgument, "give one of place, recent, or lat and lon")
+            }
+            return .goPlace(try fields.name("place"))
+        }
         if fields.object["recent"] != nil {
             if fields.object["lat"] != nil || fields.object["lon"] != nil {
                 throw ControlError(.badArgument, "give either recent or lat and lon, not both")
@@ -88,20 +111,69 @@ public enum ControlRequest: Sendable, Hashable {
             }
             return .goRecent(Int(index))
         }
-        guard let latitude = try fields.number("lat", in: -90...90) else { throw ControlError(.badArgument, "lat is required") }
-        guard let longitude = try fields.number("lon", in: -180...180) else { throw ControlError(.badArgument, "lon is required") }
-        let name: String?
-        switch fields.object["name"] {
-        case nil, .null?: name = nil
-        case .string(let text)?:
-            do throws(PlaceNameError) {
-                name = try PlaceName.validated(text)
-            } catch {
-                throw ControlError(.badArgument, "\(error)")
-            }
-        default: throw ControlError(.badArgument, "name must be a string or null")
+        let place = try parsePoint(fields)
+        return .go(latitude: place.latitude, longitude: place.longitude, name: place.name)
+    }
+
+    /// `lat`, `lon` (required), `name` and `radius` (optional).
+    private static func parsePoint(_ fields: Fields, prefix: String = "") throws(ControlError) -> DestinationReport {
+        guard let latitude = try fields.number("lat", in: -90...90, prefix: prefix) else {
+            throw ControlError(.badArgument, "\(prefix)lat is required")
         }
-        return .go(latitude: latitude, longitude: longitude, name: name)
+        guard let longitude = try fields.number("lon", in: -180...180, prefix: prefix) else {
+            throw ControlError(.badArgument, "\(prefix)lon is required")
+        }
+        return DestinationReport(
+            latitude: latitude, longitude: longitude, name: try fields.optionalName("name", prefix: prefix),
+            radiusMeters: try fields.number("radius", in: arrivalRadiusRangeMeters, prefix: prefix))
+    }
+
+    private static func parseRoute(_ fields: Fields) throws(ControlError) -> RouteAction {
+        let action = try fields.word("action", among: RouteAction.names, default: "show")
+        switch action {
+        case "load":
+            guard let list = fields.object["waypoints"]?.array else {
+                throw ControlError(.badArgument, "waypoints must be an array of {\"lat\":…,\"lon\":…} objects")
+            }
+            guard (1...maximumRouteWaypoints).contains(list.count) else {
+                throw ControlError(
+                    .badArgument, "a route needs 1 to \(maximumRouteWaypoints) waypoints; this one has \(list.count)")
+            }
+            var waypoints: [DestinationReport] = []
+            waypoints.reserveCapacity(list.count)
+            for (index, item) in list.enumerated() {
+                guard let object = item.object else {
+                    throw ControlError(.badArgument, "waypoints[\(index)] must be an object")
+                }
+                waypoints.append(try parsePoint(Fields(object: object), prefix: "waypoints[\(index)]."))
+            }
+            return .load(name: try fields.optionalName("name"), waypoints: waypoints)
+        case "next": return .next
+        case "previous": return .previous
+        case "reverse": return .reverse
+        case "clear": return .clear
+        default: return .show
+        }
+    }
+
+    private static func parsePlace(_ fields: Fields) throws(ControlError) -> PlaceAction {
+        let action = try fields.word("action", among: PlaceAction.names, default: "list")
+        switch action {
+        case "add":
+            let point = try parsePoint(fields)
+            guard point.name != nil else { throw ControlError(.badArgument, "name is required") }
+            return .add(point, replacing: try fields.boolean("replace") ?? false)
+        case "mark":
+            let seconds =
+                try fields.number("seconds", in: 0...PlaceAction.maximumMarkSeconds) ?? PlaceAction.defaultMarkSeconds
+            return .mark(
+                name: try fields.name("name"), seconds: seconds,
+                radiusMeters: try fields.number("radius", in: arrivalRadiusRangeMeters),
+                replacing: try fields.boolean("replace") ?? false)
+        case "rename": return .rename(try fields.name("name"), to: try fields.name("to"))
+        case "remove": return .remove(try fields.name("name"))
+        default: return .list
+        }
     }
 
     /// Typed access to a request's optional fields; a present field of the wrong type or out of
@@ -109,15 +181,46 @@ public enum ControlRequest: Sendable, Hashable {
     private struct Fields {
         let object: [String: JSONValue]
 
-        func number(_ key: String, in range: ClosedRange<Double>) throws(ControlError) -> Double? {
+        func number(_ key: String, in range: ClosedRange<Double>, prefix: String = "") throws(ControlError) -> Double? {
             guard let raw = object[key], raw != .null else { return nil }
-            guard let value = raw.number else { throw ControlError(.badArgument, "\(key) must be a number") }
-            guard value.isFinite else { throw ControlError(.badArgument, "\(key) must be a finite number") }
+            let field = prefix + key
+            guard let value = raw.number else { throw ControlError(.badArgument, "\(field) must be a number") }
+            guard value.isFinite else { throw ControlError(.badArgument, "\(field) must be a finite number") }
             guard range.contains(value) else {
                 throw ControlError(
-                    .badArgument, "\(key) \(value) is outside [\(Self.text(range.lowerBound)), \(Self.text(range.upperBound))]")
+                    .badArgument,
+                    "\(field) \(value) is outside [\(Self.text(range.lowerBound)), \(Self.text(range.upperBound))]")
             }
             return value
+        }
+
+        /// A name that keeps ``PlaceName``'s rules, or nil when absent or null.
+        func optionalName(_ key: String, prefix: String = "") throws(ControlError) -> String? {
+            switch object[key] {
+            case nil, .null?: return nil
+            case .string(let text)?:
+                do throws(PlaceNameError) {
+                    return try PlaceName.validated(text)
+                } catch {
+                    throw ControlError(.badArgument, prefix.isEmpty ? "\(error)" : "\(prefix)\(error)")
+                }
+            default: throw ControlError(.badArgument, "\(prefix)\(key) must be a string or null")
+            }
+        }
+
+        /// A name that must be there.
+        func name(_ key: String) throws(ControlError) -> String {
+            guard let name = try optionalName(key) else { throw ControlError(.badArgument, "\(key) is required") }
+            return name
+        }
+
+        /// One of `names`, or `fallback` when absent.
+        func word(_ key: String, among names: [String], default fallback: String) throws(ControlError) -> String {
+            guard let raw = object[key], raw != .null else { return fallback }
+            guard let text = raw.string, names.contains(text) else {
+                throw ControlError(.badArgument, "\(key) must be one of: \(names.joined(separator: ", "))")
+            }
+            return text
         }
 
         func boolean(_ key: String) throws(ControlError) -> Bool? {

@@ -8,6 +8,7 @@ extension DestinationReport: Decodable {
         self.init(
             latitude: try container.decode(Double.self, forKey: .latitude),
             longitude: try container.decode(Double.self, forKey: .longitude),
-            name: try container.decodeIfPresent(String.self, forKey: .name))
+            name: try container.decodeIfPresent(String.self, forKey: .name),
+            radiusMeters: try container.decodeIfPresent(Double.self, forKey: .radius))
     }
 }

@@ -7,8 +7,9 @@
 /// before it (so `socat` and `nc -C` users are served too); the `\r` does count towards the
 /// limit.
 public struct LineFramer: Sendable {
-    /// The protocol's line limit in bytes, newline excluded.
-    public static let defaultMaximumLineLength = 4096
+    /// The protocol's limit on a request line in bytes, newline excluded: a route of
+    /// ``ControlRequest/maximumRouteWaypoints`` unnamed waypoints fits.
+    public static let defaultMaximumLineLength = 65_536
 
     /// One result of framing.
     public enum Frame: Sendable, Hashable {

@@ -19,7 +19,8 @@ extension StatusReport: Decodable {
             calibration: try container.decodeIfPresent(String.self, forKey: .calibration),
             isMuted: try container.decodeIfPresent(Bool.self, forKey: .muted),
             imu: try container.decodeIfPresent(IMU.self, forKey: .imu),
-            problems: try container.decodeIfPresent([String].self, forKey: .problems) ?? [])
+            problems: try container.decodeIfPresent([String].self, forKey: .problems) ?? [],
+            route: try container.decodeIfPresent(RouteReport.self, forKey: .route))
     }
 }
 

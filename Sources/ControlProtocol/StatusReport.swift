@@ -146,6 +146,8 @@ public struct StatusReport: Sendable, Hashable {
     public var heading: Heading
     /// `destination`: where the wearer is being guided, or null.
     public var destination: DestinationReport?
+    /// `route`: the route being walked, or null; `destination` is then its current waypoint.
+    public var route: RouteReport?
     /// `bearing`: degrees from true north to the destination, [0, 360).
     public var bearingDegrees: Double?
     /// `distance`: metres to the destination.
@@ -169,8 +171,9 @@ public struct StatusReport: Sendable, Hashable {
         state: String, fix: Fix? = nil, heading: Heading = Heading(), destination: DestinationReport? = nil,
         bearingDegrees: Double? = nil, distanceMeters: Double? = nil, errorDegrees: Double? = nil,
         haptic: Haptic = Haptic(), calibration: String? = nil, isMuted: Bool? = nil, imu: IMU? = nil,
-        problems: [String] = []
+        problems: [String] = [], route: RouteReport? = nil
     ) {
+        self.route = route
         self.imu = imu
         self.state = state
         self.fix = fix
@@ -189,7 +192,7 @@ public struct StatusReport: Sendable, Hashable {
 extension StatusReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
-        case calibration, muted, imu, problems
+        case calibration, muted, imu, problems, route
     }
 
     /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
@@ -200,6 +203,7 @@ extension StatusReport: Encodable {
         try container.encode(fix, forKey: .fix)
         try container.encode(heading, forKey: .heading)
         try container.encode(destination, forKey: .destination)
+        try container.encode(route, forKey: .route)
         try container.encode(WireNumber(bearingDegrees), forKey: .bearing)
         try container.encode(WireNumber(distanceMeters), forKey: .distance)
         try container.encode(WireNumber(errorDegrees), forKey: .error)

@@ -49,7 +49,7 @@ public enum ConnectionError: Error, Hashable, CustomStringConvertible {
         case .closed(let path):
             "waypointd closed the connection on \(path)"
         case .lineTooLong(let path):
-            "waypointd on \(path) sent a line longer than \(LineFramer.defaultMaximumLineLength) bytes"
+            "waypointd on \(path) sent a line longer than \(ControlReply.maximumLineLength) bytes"
         case .badReply(let path, let error):
             "unreadable reply from waypointd on \(path): \(error)"
         }

@@ -18,7 +18,7 @@ public final class ControlConnection {
     /// The socket path, for messages.
     public let path: String
     private let socket: UnixSocketConnection
-    private var framer = LineFramer()
+    private var framer = LineFramer(maximumLineLength: ControlReply.maximumLineLength)
     private var pending: [LineFramer.Frame] = []
     private var receiveTimeoutSeconds: Double?
     /// How many bytes one `recv` asks for: a STATUS line is a few hundred.

@@ -10,6 +10,15 @@ import Darwin
 // converges. Nearly antipodal points get their starting azimuth from the astroid (§5, eq. 55).
 
 extension Geodesic {
+    /// Solves the inverse problem between two coordinates: the path from `start` to `end`.
+    ///
+    /// - Returns: azimuths at both ends and the distance.
+    public func inverse(from start: Coordinate, to end: Coordinate) -> GeodesicInverse {
+        inverse(
+            latitude1Degrees: start.latitudeDegrees, longitude1Degrees: start.longitudeDegrees,
+            latitude2Degrees: end.latitudeDegrees, longitude2Degrees: end.longitudeDegrees)
+    }
+
     /// Solves the inverse problem between two points given in degrees.
     ///
     /// Longitudes may be any finite value; latitudes outside [−90, 90] give NaN results. At a

@@ -5,6 +5,9 @@ public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
     case destinationAccepted = "accepted"
     /// Arrived: three long pulses.
     case arrived
+    /// A route's waypoint reached (or passed), guiding on to the next: a long pulse, then a
+    /// short one ("daa-da"), an arrival cut short and the reverse of `accepted`.
+    case waypointReached = "waypoint-reached"
     /// The fix is gone or too poor to guide: two long, slow pulses.
     case gpsLost = "gps-lost"
     /// The heading cannot be trusted (no compass, interference, not calibrated): five quick
@@ -31,6 +34,7 @@ public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .destinationAccepted: return [pulse(100, 0.5, 120), pulse(300, 1, 0)]
         case .arrived: return Array(repeating: pulse(400, 1, 250), count: 3)
+        case .waypointReached: return [pulse(400, 1, 200), pulse(120, 1, 0)]
         case .gpsLost: return [pulse(700, 0.6, 400), pulse(700, 0.6, 0)]
         case .headingUnreliable: return Array(repeating: pulse(60, 0.8, 90), count: 5)
         case .calibrationDone: return [pulse(120, 0.7, 150), pulse(120, 0.7, 150), pulse(600, 0.7, 0)]

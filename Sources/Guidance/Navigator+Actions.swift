@@ -3,12 +3,16 @@ extension Navigator {
     /// so the 50 Hz sample path allocates nothing (an `Array` would allocate for every cue).
     public struct Actions: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
         /// The most actions one event produces: a pattern for a new destination, the cue, and
-        /// an arrival or warning pattern.
-        public static let capacity = 3
+        /// an arrival or warning pattern; twice that for a fix that moves a route on (the next
+        /// waypoint set, then the fix taken).
+        public static let capacity = 6
 
         private var first: Action?
         private var second: Action?
         private var third: Action?
+        private var fourth: Action?
+        private var fifth: Action?
+        private var sixth: Action?
         /// How many actions there are.
         public private(set) var count = 0
 
@@ -29,7 +33,10 @@ extension Navigator {
             switch position {
             case 0: return first!
             case 1: return second!
-            default: return third!
+            case 2: return third!
+            case 3: return fourth!
+            case 4: return fifth!
+            default: return sixth!
             }
         }
 
@@ -39,6 +46,9 @@ extension Navigator {
             case 0: first = action
             case 1: second = action
             case 2: third = action
+            case 3: fourth = action
+            case 4: fifth = action
+            case 5: sixth = action
             default: preconditionFailure("more than \(Self.capacity) actions for one event")
             }
             count += 1

@@ -110,6 +110,8 @@ public struct Navigator: Sendable {
     public private(set) var course: Course?
     /// The latest cue sent.
     public private(set) var cue: HapticCue?
+    /// The destination's arrival radius, metres: its own, or the settings'.
+    public private(set) var destinationRadiusMeters: Double
 
     private var fix: Fix?
     private var fixSeconds = -Double.infinity
@@ -125,13 +127,26 @@ public struct Navigator: Sendable {
     private var destinationSeconds = -Double.infinity
 
     /// A navigator with no destination.
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        destinationRadiusMeters = settings.arrivalRadiusMeters
+    }
 
     // MARK: - Commands
 
-    /// Sets a destination: plays the accepted pattern and starts guiding when it can.
-    public mutating func setDestination(_ coordinate: Coordinate, at seconds: Double) -> Actions {
+    /// Sets a destination: plays a pattern saying so and starts guiding when it can.
+    ///
+    /// - Parameters:
+    ///   - arrivalRadiusMeters: This destination's own arrival radius, metres (a place's, a
+    ///     route waypoint's); nil for ``Settings/arrivalRadiusMeters``.
+    ///   - announcing: The pattern that says so: `accepted` for a destination the wearer set,
+    ///     `waypoint-reached` when a route moves on by itself.
+    public mutating func setDestination(
+        _ coordinate: Coordinate, arrivalRadiusMeters: Double? = nil, announcing: HapticPattern = .destinationAccepted,
+        at seconds: Double
+    ) -> Actions {
         destination = coordinate
+        destinationRadiusMeters = arrivalRadiusMeters ?? settings.arrivalRadiusMeters
         refreshPath()
         arrivalCount = 0
         // Arrival belongs to the old destination; `update` keeps `.arrived` once reached.
@@ -139,7 +154,7 @@ public struct Navigator: Sendable {
         destinationSeconds = seconds
         lastWarningSeconds = nil
         var actions = Actions()
-        if !isMuted { actions.append(.play(.destinationAccepted)) }
+        if !isMuted { actions.append(.play(announcing)) }
         actions += update(at: seconds)
         return actions
     }
@@ -168,7 +183,7 @@ public struct Navigator: Sendable {
         refreshPath()
         var actions = Actions()
         if let path, usableFix(at: seconds) != nil {
-            let radius = max(settings.arrivalRadiusMeters, 2 * (newFix.horizontalErrorMeters ?? 0))
+            let radius = max(destinationRadiusMeters, 2 * (newFix.horizontalErrorMeters ?? 0))
             arrivalCount = path.distanceMeters <= radius ? arrivalCount + 1 : 0
         }
         actions += update(at: seconds)
@@ -210,9 +225,7 @@ public struct Navigator: Sendable {
             path = nil
             return
         }
-        path = Geodesic.wgs84.inverse(
-            latitude1Degrees: here.latitudeDegrees, longitude1Degrees: here.longitudeDegrees,
-            latitude2Degrees: destination.latitudeDegrees, longitude2Degrees: destination.longitudeDegrees)
+        path = Geodesic.wgs84.inverse(from: here, to: destination)
     }
 
     private mutating func update(at seconds: Double, forceCue: Bool = false) -> Actions {

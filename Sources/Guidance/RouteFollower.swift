@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Geodesy
 
 /// Which waypoint of a route the wearer is walking to, and when to move on to the next (issue
@@ -56,9 +51,6 @@ public struct RouteFollower: Sendable, Hashable {
         public init() {}
     }
 
-    /// The mean Earth radius, metres (IUGG): for the local plane the "passed" test works in.
-    static let earthRadiusMeters = 6_371_008.8
-
     /// The waypoints, in the order they are walked.
     public private(set) var waypoints: [Waypoint]
     /// The waypoint being walked to, from 0; `waypoints.count` once the route is finished.
@@ -67,12 +59,15 @@ public struct RouteFollower: Sendable, Hashable {
     public let settings: Settings
     private var reachedFixes = 0
     private var passedFixes = 0
+    /// From each waypoint to the last along the route, metres: solved once, not per `STATUS`.
+    private var metersToEnd: [Double] = []
 
     /// A route, walked from waypoint `index` (0 unless resuming).
     public init(waypoints: [Waypoint], index: Int = 0, settings: Settings = Settings()) {
         self.waypoints = waypoints
         self.index = min(max(index, 0), waypoints.count)
         self.settings = settings
+        measure()
     }
 
     /// The waypoint being walked to, or nil once the route is finished (or empty).
@@ -122,17 +117,22 @@ public struct RouteFollower: Sendable, Hashable {
         guard !waypoints.isEmpty else { return }
         let behind = index - 1
         waypoints.reverse()
+        measure()
         advance(to: behind < 0 ? 0 : min(waypoints.count - 1 - behind, waypoints.count - 1))
     }
 
     /// From `position` to the current waypoint and then along the rest of the route, metres.
     public func remainingMeters(from position: Coordinate) -> Double {
         guard let target = current else { return 0 }
-        var total = Self.distanceMeters(position, target.coordinate)
-        for (from, to) in zip(waypoints[index...], waypoints[(index + 1)...]) {
-            total += Self.distanceMeters(from.coordinate, to.coordinate)
+        return Self.distanceMeters(position, target.coordinate) + metersToEnd[index]
+    }
+
+    private mutating func measure() {
+        metersToEnd = Array(repeating: 0, count: waypoints.count)
+        for position in waypoints.indices.dropLast().reversed() {
+            metersToEnd[position] =
+                metersToEnd[position + 1] + Self.distanceMeters(waypoints[position].coordinate, waypoints[position + 1].coordinate)
         }
-        return total
     }
 
     private mutating func advance(to newIndex: Int) {
@@ -145,9 +145,9 @@ public struct RouteFollower: Sendable, Hashable {
     /// beyond `radius`, ahead along the next leg, within 30° of it as seen from the waypoint.
     private func isPast(_ position: Coordinate, distance: Double, radius: Double) -> Bool {
         guard distance > radius, index + 1 < waypoints.count else { return false }
-        let origin = waypoints[index].coordinate
-        let leg = Self.local(waypoints[index + 1].coordinate, around: origin)
-        let offset = Self.local(position, around: origin)
+        let plane = LocalPlane(origin: waypoints[index].coordinate)
+        let leg = plane.offset(of: waypoints[index + 1].coordinate)
+        let offset = plane.offset(of: position)
         let legLength = (leg.east * leg.east + leg.north * leg.north).squareRoot()
         guard legLength > 0 else { return false }
         let along = (offset.east * leg.east + offset.north * leg.north) / legLength
@@ -157,22 +157,7 @@ public struct RouteFollower: Sendable, Hashable {
         return along > radius && 3 * across * across <= along * along
     }
 
-    /// `point` in metres east and north of `origin`, on a plane tangent there: good to a few
-    /// centimetres over the few hundred metres a leg spans near the wearer.
-    private static func local(_ point: Coordinate, around origin: Coordinate) -> (east: Double, north: Double) {
-        let radiansPerDegree = Double.pi / 180
-        var longitudeDifference = point.longitudeDegrees - origin.longitudeDegrees
-        if longitudeDifference > 180 { longitudeDifference -= 360 }
-        if longitudeDifference < -180 { longitudeDifference += 360 }
-        let east = longitudeDifference * radiansPerDegree * cos(origin.latitudeDegrees * radiansPerDegree) * earthRadiusMeters
-        let north = (point.latitudeDegrees - origin.latitudeDegrees) * radiansPerDegree * earthRadiusMeters
-        return (east, north)
-    }
-
     private static func distanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
-        Geodesic.wgs84.inverse(
-            latitude1Degrees: a.latitudeDegrees, longitude1Degrees: a.longitudeDegrees, latitude2Degrees: b.latitudeDegrees,
-            longitude2Degrees: b.longitudeDegrees
-        ).distanceMeters
+        Geodesic.wgs84.inverse(from: a, to: b).distanceMeters
     }
 }

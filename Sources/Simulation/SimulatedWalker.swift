@@ -60,9 +60,7 @@ public struct SimulatedWalker: Sendable {
     /// The bearing and distance to the destination, if any.
     public var course: GeodesicInverse? {
         destination.map {
-            Geodesic.wgs84.inverse(
-                latitude1Degrees: position.latitudeDegrees, longitude1Degrees: position.longitudeDegrees,
-                latitude2Degrees: $0.latitudeDegrees, longitude2Degrees: $0.longitudeDegrees)
+            Geodesic.wgs84.inverse(from: position, to: $0)
         }
     }
 

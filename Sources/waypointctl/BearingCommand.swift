@@ -15,9 +15,7 @@ enum BearingCommand {
             return runBatch()
         }
         let (from, to) = try endpoints(arguments.positionals)
-        let result = Geodesic.wgs84.inverse(
-            latitude1Degrees: from.latitudeDegrees, longitude1Degrees: from.longitudeDegrees,
-            latitude2Degrees: to.latitudeDegrees, longitude2Degrees: to.longitudeDegrees)
+        let result = Geodesic.wgs84.inverse(from: from, to: to)
         Console.output("from             \(from.formattedDegreesMinutesSeconds())")
         Console.output("to               \(to.formattedDegreesMinutesSeconds())")
         Console.output("distance         \(Presentation.distance(meters: result.distanceMeters))")

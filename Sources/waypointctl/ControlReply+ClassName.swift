@@ -9,6 +9,9 @@ extension ControlReply {
         case .status: "STATUS"
         case .recent: "RECENT"
         case .calibration: "CALIBRATION"
+        case .route: "ROUTE"
+        case .places: "PLACES"
+        case .placeMarked: "PLACE"
         case .error: "ERROR"
         }
     }

@@ -96,12 +96,8 @@ extension DaemonCommand {
         guard destination.longitudeDegrees.magnitude <= Coordinate.latitudeLimitDegrees else { return nil }
         let swapped = Coordinate(
             uncheckedLatitudeDegrees: destination.longitudeDegrees, longitudeDegrees: destination.latitudeDegrees)
-        let distance = { (point: Coordinate) in
-            Geodesic.wgs84.inverse(
-                latitude1Degrees: fixLatitude, longitude1Degrees: fixLongitude, latitude2Degrees: point.latitudeDegrees,
-                longitude2Degrees: point.longitudeDegrees
-            ).distanceMeters
-        }
+        let here = Coordinate(uncheckedLatitudeDegrees: fixLatitude, longitudeDegrees: fixLongitude)
+        let distance = { (point: Coordinate) in Geodesic.wgs84.inverse(from: here, to: point).distanceMeters }
         let asGiven = distance(destination)
         let asSwapped = distance(swapped)
         guard asGiven > implausibleDistanceMeters, asSwapped < plausibleDistanceMeters else { return nil }

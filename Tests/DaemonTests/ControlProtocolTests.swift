@@ -30,9 +30,10 @@ struct ControlProtocolTests {
     @Test("a line of exactly the limit passes; one byte more is reported once, then framing resumes")
     func limitBoundary() {
         var framer = LineFramer()
-        let exact = [UInt8](repeating: 65, count: 4096)
+        // The documented limit: 64 KiB.
+        let exact = [UInt8](repeating: 65, count: 65_536)
         #expect(framer.append(exact + [10]) == [.line(exact)])
-        let long = [UInt8](repeating: 65, count: 5000)
+        let long = [UInt8](repeating: 65, count: 65_537)
         #expect(framer.append(long + Array("\n{}\n".utf8)) == [.lineTooLong, .line(Array("{}".utf8))])
         #expect(!framer.hasPartialLine)
     }

@@ -65,6 +65,28 @@ private final class FakeHandler: ControlHandler {
         calls.withLock { $0.append("buzz \(pattern.rawValue)") }
         return .success(())
     }
+
+    func goPlace(_ name: String) async -> Result<Void, ControlError> {
+        calls.withLock { $0.append("go-place \(name)") }
+        return name == "Opera" ? .success(()) : .failure(ControlError(.notFound, "no place is called \"\(name)\""))
+    }
+
+    func route(_ action: RouteAction) async -> Result<RouteReport?, ControlError> {
+        calls.withLock { $0.append("route \(action.name)") }
+        guard case .load(let name, let waypoints) = action else { return .success(nil) }
+        return .success(
+            RouteReport(name: name, waypoint: 1, count: waypoints.count, target: waypoints[0], remainingMeters: nil, isFinished: false))
+    }
+
+    func places() async -> [SavedDestination] {
+        [SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 1, longitudeDegrees: 2), name: "Car", arrivalRadiusMeters: 6)]
+    }
+
+    func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError> {
+        calls.withLock { $0.append("place \(action.name)") }
+        guard case .mark(let name, _, _, _) = action else { return .success(nil) }
+        return .success(PlaceMarkReport(place: DestinationReport(latitude: 1, longitude: 2, name: name), errorMeters: 4.5, fixes: 5))
+    }
 }
 
 /// A client made of raw calls, reading without blocking a cooperative thread: the server's
@@ -264,11 +286,11 @@ struct ControlServerTests {
         }
     }
 
-    @Test("a 5000-byte line is refused as line-too-long, and the next line is served")
+    @Test("a 70 000-byte line (the limit is 65 536) is refused as line-too-long, and the next line is served")
     func overlongLine() async throws {
         try await withServer { path, _ in
             let client = try await connectGreeted(path)
-            client.write(#"{"cmd":"status","pad":""# + String(repeating: "x", count: 5000) + "\"}\n")
+            client.write(#"{"cmd":"status","pad":""# + String(repeating: "x", count: 70_000) + "\"}\n")
             let reply = try #require(try await client.readObject())
             #expect(reply["code"] as? String == "line-too-long")
             #expect(try await client.request(#"{"cmd":"clear"}"#)["class"] as? String == "OK")

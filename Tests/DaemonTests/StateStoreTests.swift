@@ -40,7 +40,11 @@ private let handCalibration = SavedCalibration(
 /// Every item set, so that a test can see which ones survive.
 private let everything = PersistentState(
     destination: eiffel, recent: RecentDestinations([eiffel, opera, unnamed]), muted: true,
-    calibration: fittedCalibration)
+    calibration: fittedCalibration,
+    route: SavedRoute(
+        name: "Seine walk", waypoints: [eiffel, SavedDestination(coordinate: opera.coordinate, arrivalRadiusMeters: 8), unnamed],
+        index: 1),
+    places: PlaceBook([SavedDestination(coordinate: eiffel.coordinate, name: "Tower", arrivalRadiusMeters: 25), opera]))
 
 // MARK: - Helpers
 
@@ -84,6 +88,8 @@ private func saveAll(_ state: PersistentState, in store: StateStore) throws {
     try store.save(recent: state.recent)
     try store.save(muted: state.muted)
     try store.save(calibration: state.calibration)
+    try store.save(route: state.route)
+    try store.save(places: state.places)
 }
 
 /// The real system calls, except for one chosen call on one chosen path, which fails with a
@@ -300,7 +306,10 @@ struct StateStoreRoundTripTests {
         let (state, report) = try StateStore(directory: temporary.path + "/").load()
         #expect(state == everything)
         #expect(report.isClean)
-        #expect(try names(in: temporary.path) == ["destination.json", "recent.json", "mute.json", "calibration.json"])
+        #expect(
+            try names(in: temporary.path).sorted() == [
+                "calibration.json", "destination.json", "mute.json", "places.json", "recent.json", "route.json",
+            ])
     }
 
     @Test("the files are the documented JSON, mode 0600")
@@ -564,7 +573,36 @@ private let damages: [Damage] = [
     Damage(
         file: .mute,
         contents: #"{"version":1,"muted":true,"padding":""# + String(repeating: " ", count: 70_000) + #""}"#,
-        defect: .tooLarge(limitBytes: StateStore.maximumFileBytes)),
+        defect: .tooLarge(limitBytes: StateFile.destination.maximumBytes)),
+    Damage(
+        file: .route, contents: #"{"version":1,"route":{"index":0,"waypoints":[]}}"#,
+        defect: .outOfRange(field: "route.waypoints", value: 0, allowed: "1 to 1000 waypoints")),
+    Damage(
+        file: .route, contents: #"{"version":1,"route":{"index":3,"waypoints":[{"lat":1,"lon":2},{"lat":1,"lon":3}]}}"#,
+        defect: .outOfRange(field: "route.index", value: 3, allowed: "[0, 2]")),
+    Damage(
+        file: .route, contents: #"{"version":1,"route":{"index":0,"waypoints":[{"lat":1,"lon":2,"radius":0.5}]}}"#,
+        defect: .outOfRange(field: "route.waypoints[0].radius", value: 0.5, allowed: "[2, 1000]")),
+    Damage(
+        file: .route,
+        contents: #"{"version":1,"route":{"index":0,"waypoints":["#
+            + Array(repeating: #"{"lat":1,"lon":2}"#, count: 1001).joined(separator: ",") + "]}}",
+        defect: .outOfRange(field: "route.waypoints", value: 1001, allowed: "1 to 1000 waypoints")),
+    Damage(
+        file: .route,
+        contents: #"{"version":1,"route":null,"padding":""# + String(repeating: " ", count: 1_100_000) + #""}"#,
+        defect: .tooLarge(limitBytes: 1 << 20)),
+    Damage(
+        file: .places, contents: #"{"version":1,"places":[{"lat":1,"lon":2}]}"#,
+        defect: .missingField("places[0].name")),
+    Damage(
+        file: .places, contents: #"{"version":1,"places":[{"lat":1,"lon":2,"name":"Car"},{"lat":1,"lon":3,"name":"CAR"}]}"#,
+        defect: .invalidValue(field: "places[1].name", reason: "another place has this name")),
+    Damage(
+        file: .places,
+        contents: #"{"version":1,"places":["#
+            + (0...500).map { #"{"lat":1,"lon":2,"name":"p\#($0)"}"# }.joined(separator: ",") + "]}",
+        defect: .outOfRange(field: "places", value: 501, allowed: "at most 500 places")),
 ]
 
 @Suite("State store: damaged files")
@@ -586,6 +624,8 @@ struct StateStoreDamageTests {
         case .recent: expected.recent = RecentDestinations()
         case .mute: expected.muted = false
         case .calibration: expected.calibration = nil
+        case .route: expected.route = nil
+        case .places: expected.places = PlaceBook()
         }
         #expect(state == expected)
 
@@ -635,7 +675,11 @@ struct StateStoreDamageTests {
         try write("{", to: store.path(of: .destination))
         try write(#"{"version":1,"muted":0}"#, to: store.path(of: .mute))
         let (state, report) = store.load()
-        #expect(state == PersistentState(recent: everything.recent, calibration: everything.calibration))
+        #expect(
+            state
+                == PersistentState(
+                    recent: everything.recent, calibration: everything.calibration, route: everything.route,
+                    places: everything.places))
         #expect(report.damagedFiles.map(\.path) == [store.path(of: .destination), store.path(of: .mute)])
     }
 
@@ -674,12 +718,13 @@ struct StateStoreDamageTests {
         #expect(mkfifo(mute, 0o600) == 0)
 
         let (state, report) = store.load()
-        #expect(state == PersistentState(calibration: everything.calibration))
+        #expect(state == PersistentState(calibration: everything.calibration, route: everything.route, places: everything.places))
         #expect(report.damagedFiles.map(\.path) == [destination, recent, mute])
         #expect(report.damagedFiles.map(\.defect) == [.symbolicLink, .notRegularFile(.directory), .notRegularFile(.other)])
         #expect(report.description.contains("symbolic link"))
         #expect(try names(in: temporary.path).sorted() == [
-            "calibration.json", "destination.json.corrupt", "mute.json.corrupt", "recent.json.corrupt",
+            "calibration.json", "destination.json.corrupt", "mute.json.corrupt", "places.json", "recent.json.corrupt",
+            "route.json",
         ])
         // The link's target is untouched.
         #expect(try StateStore(directory: elsewhere.path).load().state == everything)
@@ -741,6 +786,8 @@ private func saveNewValue(of file: StateFile, in store: StateStore) throws(State
     case .recent: try store.save(recent: RecentDestinations([place(5, 5, "a much longer name than before")]))
     case .mute: try store.save(muted: false)
     case .calibration: try store.save(calibration: handCalibration)
+    case .route: try store.save(route: nil)
+    case .places: try store.save(places: PlaceBook([opera]))
     }
 }
 

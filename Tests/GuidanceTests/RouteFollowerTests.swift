@@ -11,15 +11,17 @@ import TestSupport
 struct RouteFollowerTests {
     /// The start, by the Eiffel Tower.
     static let origin = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)
+    /// The mean Earth radius, metres (IUGG), for the test's own flat-Earth offsets.
+    static let earthRadiusMeters = 6_371_008.8
 
     /// A point `east` and `north` metres from the origin (on the tangent plane: exact enough at
     /// these distances for a test that allows metres).
     static func point(east: Double, north: Double) -> Coordinate {
         let radiansPerDegree = Double.pi / 180
         return Coordinate(
-            uncheckedLatitudeDegrees: origin.latitudeDegrees + north / RouteFollower.earthRadiusMeters / radiansPerDegree,
+            uncheckedLatitudeDegrees: origin.latitudeDegrees + north / Self.earthRadiusMeters / radiansPerDegree,
             longitudeDegrees: origin.longitudeDegrees + east
-                / (RouteFollower.earthRadiusMeters * cos(origin.latitudeDegrees * radiansPerDegree)) / radiansPerDegree)
+                / (Self.earthRadiusMeters * cos(origin.latitudeDegrees * radiansPerDegree)) / radiansPerDegree)
     }
 
     /// Five waypoints, 120 m apart, turning left and right: a zigzag walk.

@@ -146,7 +146,7 @@ struct ControlCommandTests {
             (#"{"cmd":"go","lat":0,"lon":181}"#, ["bad-argument"]),
             (#"{"cmd":"go","lat":NaN,"lon":0}"#, ["bad-json", "bad-argument"]),
             (#"{"cmd":"go","lat":1e999,"lon":0}"#, ["bad-json", "bad-argument"]),
-            (#"{"cmd":"status","pad":""# + String(repeating: "x", count: 5000) + "\"}", ["line-too-long"]),
+            (#"{"cmd":"status","pad":""# + String(repeating: "x", count: 70_000) + "\"}", ["line-too-long"]),
         ]
         for (line, codes) in cases {
             let reply = try #require(client.request(line), "no reply to \(line.prefix(60))")

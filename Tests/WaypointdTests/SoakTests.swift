@@ -17,7 +17,7 @@ struct SoakTests {
         #expect(client.receive()?["class"] as? String == "VERSION")
         for request in [
             #"{"cmd":"status"}"#, #"{"cmd":"recent"}"#, #"{"cmd":"mute","on":\#(index % 2 == 0)}"#,
-            #"{"cmd":"buzz","pattern":"test"}"#, "not json", String(repeating: "x", count: 5000),
+            #"{"cmd":"buzz","pattern":"test"}"#, "not json", String(repeating: "x", count: 70_000),
             #"{"cmd":"teleport"}"#, #"{"cmd":"go","lat":91,"lon":0}"#,
         ] {
             #expect(client.request(request) != nil, "no reply to \(request.prefix(40))")

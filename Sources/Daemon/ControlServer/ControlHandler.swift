@@ -41,4 +41,24 @@ public protocol ControlHandler: Sendable {
 
     /// Plays a pattern now, even when muted: the wearer asked for it.
     func buzz(_ pattern: BuzzPattern) async -> Result<Void, ControlError>
+
+    /// Starts guiding to the place called `name` (case-insensitive), else the recent
+    /// destination of that name.
+    ///
+    /// - Returns: Success, or `not-found` (with a suggestion for a near miss).
+    func goPlace(_ name: String) async -> Result<Void, ControlError>
+
+    /// Carries out a `route` request.
+    ///
+    /// - Returns: Where the route stands afterwards (nil: none is loaded), or the error to send.
+    func route(_ action: RouteAction) async -> Result<RouteReport?, ControlError>
+
+    /// The named places, in the order they were made, for a `PLACES` reply.
+    func places() async -> [SavedDestination]
+
+    /// Carries out a `place` request other than `list`.
+    ///
+    /// - Returns: For `mark`, where the place was put and how sure that is; nil for the
+    ///   others; or the error to send.
+    func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError>
 }

@@ -28,8 +28,9 @@ public final class ControlServer: Sendable {
     public struct Limits: Sendable, Hashable {
         /// Clients served at once; one more is sent an `internal` error and disconnected.
         public var clients = 32
-        /// Output waiting for a slow client, in bytes, before it is dropped.
-        public var outputBytes = UnixSocketConnection.defaultOutputLimit
+        /// Output waiting for a slow client, in bytes, before it is dropped: two of the
+        /// longest replies.
+        public var outputBytes = 2 * ControlReply.maximumLineLength
         /// The longest request line, in bytes.
         public var lineBytes = LineFramer.defaultMaximumLineLength
         /// Requests read from one client and not yet answered, at most.
@@ -323,12 +324,7 @@ public final class ControlServer: Sendable {
         case .status:
             return .status(await handler.status())
         case .recent:
-            return .recent(
-                await handler.recent().map {
-                    DestinationReport(
-                        latitude: $0.coordinate.latitudeDegrees, longitude: $0.coordinate.longitudeDegrees,
-                        name: $0.name)
-                })
+            return .recent(await handler.recent().map(DaemonState.report))
         case .mute(let on):
             return Self.reply(await handler.mute(on))
         case .calibrate(let action):
@@ -338,6 +334,21 @@ public final class ControlServer: Sendable {
             }
         case .buzz(let pattern):
             return Self.reply(await handler.buzz(pattern))
+        case .goPlace(let name):
+            return Self.reply(await handler.goPlace(name))
+        case .route(let action):
+            switch await handler.route(action) {
+            case .success(let report): return .route(report)
+            case .failure(let error): return .error(error)
+            }
+        case .place(.list):
+            return .places(await handler.places().map(DaemonState.report))
+        case .place(let action):
+            switch await handler.place(action) {
+            case .success(let report?): return .placeMarked(report)
+            case .success(nil): return .ok
+            case .failure(let error): return .error(error)
+            }
         case .watch:
             // Handled by serve(), which owns the client's watch task.
             return .ok

@@ -72,8 +72,15 @@ public final class DaemonCore: ControlHandler {
         sensor(.imu(sample), at: instant)
     }
 
-    /// One fix; any thread.
-    public func fix(_ fix: Fix) { sensor(.fix(fix), at: .now) }
+    /// One fix; any thread. A fix that moves a route on also saves its progress, in the order
+    /// of the requests' saves (so on the GPS thread, never the sampling thread).
+    public func fix(_ fix: Fix) {
+        guard sensor(.fix(fix), at: .now) else { return }
+        requests.withLock { _ in
+            let now = seconds()
+            perform(core.withLock { $0.routeProgress(at: now) })
+        }
+    }
 
     /// Time passing: stale fixes, repeated warnings; any thread.
     public func tick() {
@@ -86,13 +93,18 @@ public final class DaemonCore: ControlHandler {
 
     /// Under the lock, so that events reach the player and the recording in the order the
     /// navigator saw them.
-    private func sensor(_ kind: RecordingEvent.Kind, at instant: ContinuousClock.Instant) {
+    ///
+    /// - Returns: Whether the event moved a route on (``DaemonState/routeEvent``).
+    @discardableResult
+    private func sensor(_ kind: RecordingEvent.Kind, at instant: ContinuousClock.Instant) -> Bool {
         let at = seconds(instant)
-        core.withLock { core in
-            let (actions, event, output) = core.sensor(kind, at: at)
+        return core.withLock { core in
+            let (actions, event, output, routeRecord) = core.sensor(kind, at: at)
+            if let routeRecord { recorder?.record(routeRecord.kind, at: routeRecord.seconds) }
             recorder?.record(event.kind, at: event.seconds, live: output)
             deliver(actions)
             publish(core.state)
+            return core.routeEvent != nil
         }
     }
 
@@ -191,6 +203,8 @@ public final class DaemonCore: ControlHandler {
         case .recent(let recent): try store.save(recent: recent)
         case .muted(let muted): try store.save(muted: muted)
         case .calibration(let calibration): try store.save(calibration: calibration)
+        case .route(let route): try store.save(route: route)
+        case .places(let places): try store.save(places: places)
         }
     }
 
@@ -245,4 +259,16 @@ public final class DaemonCore: ControlHandler {
     }
 
     public func recent() async -> [SavedDestination] { core.withLock { Array($0.saved.recent) } }
+
+    public func goPlace(_ name: String) async -> Result<Void, ControlError> { request { $0.goPlace(name, at: $1) } }
+
+    public func route(_ action: RouteAction) async -> Result<RouteReport?, ControlError> {
+        request { $0.route(action, at: $1) }
+    }
+
+    public func places() async -> [SavedDestination] { core.withLock { Array($0.saved.places) } }
+
+    public func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError> {
+        request { $0.place(action, at: $1) }
+    }
 }

@@ -48,6 +48,8 @@ public struct DaemonState: Sendable {
             case recent(RecentDestinations)
             case muted(Bool)
             case calibration(SavedCalibration?)
+            case route(SavedRoute?)
+            case places(PlaceBook)
         }
 
         /// The new contents.
@@ -65,9 +67,15 @@ public struct DaemonState: Sendable {
     }
 
     /// The pipeline: heading, magnetic model, navigator.
-    public private(set) var pipeline: NavigationPipeline
+    public internal(set) var pipeline: NavigationPipeline
     /// What is kept across restarts.
-    public private(set) var saved: PersistentState
+    public internal(set) var saved: PersistentState
+    /// The route being walked, when one is: `saved.route` as the pipeline follows it.
+    public internal(set) var follower: RouteFollower?
+    /// What the latest fix did to the route, until ``routeProgress(at:)`` takes it.
+    public internal(set) var routeEvent: RouteFollower.Event?
+    /// The latest fixes, for `place mark`.
+    var recentFixes = RecentFixes()
     /// The samples of the calibration under way; nil when none is.
     public private(set) var calibrationFit: CalibrationFit?
     /// Whether a calibration is applied to the magnetometer.
@@ -104,14 +112,23 @@ public struct DaemonState: Sendable {
     /// One sensor event at `seconds`: an IMU sample (also collected by a calibration under way)
     /// or a fix. A time before the latest event's is taken as the latest's.
     ///
-    /// - Returns: The navigator's actions, and the event as it should be recorded.
+    /// A fix that reaches (or passes) a route's waypoint first sets the next one, so that the
+    /// navigator arrives only at the last; ``routeEvent`` then says so until
+    /// ``routeProgress(at:)`` takes it.
+    ///
+    /// - Returns: The navigator's actions, the event as it should be recorded, and the new
+    ///   waypoint as a `destination` event to record before it when the route moved on.
     public mutating func sensor(_ kind: RecordingEvent.Kind, at seconds: Double) -> (
-        actions: Navigator.Actions, record: RecordingEvent, output: NavigationPipeline.Output?
+        actions: Navigator.Actions, record: RecordingEvent, output: NavigationPipeline.Output?, routeRecord: RecordingEvent?
     ) {
         if case .imu(let sample) = kind { calibrationFit?.add(sample.magneticMicrotesla) }
         let event = RecordingEvent(seconds: advance(to: seconds), kind: kind)
-        let (actions, output) = pipeline.handle(event)
-        return (actions, event, output)
+        var actions = Navigator.Actions()
+        var routeRecord: RecordingEvent?
+        if case .fix(let fix) = kind { routeRecord = followRoute(fix, at: event.seconds, actions: &actions) }
+        let (eventActions, output) = pipeline.handle(event)
+        actions += eventActions
+        return (actions, event, output, routeRecord)
     }
 
     /// Time passing: stale fixes, repeated warnings.
@@ -123,7 +140,7 @@ public struct DaemonState: Sendable {
     /// The guidance state.
     public var state: Navigator.State { pipeline.navigator.state }
 
-    private mutating func advance(to seconds: Double) -> Double {
+    mutating func advance(to seconds: Double) -> Double {
         lastSeconds = max(seconds, lastSeconds)
         return lastSeconds
     }
@@ -153,10 +170,11 @@ public struct DaemonState: Sendable {
         var effects: [Effect] = []
         if let calibration { effects += handle(.calibration(calibration), at: seconds) }
         effects += applyMute(at: seconds)
-        if let destination = saved.destination {
+        if let route = saved.route {
+            effects += restore(route, at: seconds)
+        } else if let destination = saved.destination {
             effects.append(.log(.info, "destination restored", ["destination": destination.description]))
-            effects.append(.destinationChanged(destination.coordinate))
-            effects += handle(.destination(destination.coordinate, name: destination.name), at: seconds)
+            effects += guide(to: destination, announcing: .destinationAccepted, at: seconds)
         }
         return effects
     }
@@ -165,11 +183,16 @@ public struct DaemonState: Sendable {
 
     /// `go`: guide to a place.
     public mutating func go(_ coordinate: Coordinate, name: String?, at seconds: Double) -> Outcome<Void> {
-        let destination = SavedDestination(coordinate: coordinate, name: name)
+        go(SavedDestination(coordinate: coordinate, name: name), at: seconds)
+    }
+
+    /// `go` to a destination with its own radius, perhaps: a coordinate, a recent one, a place.
+    /// A route being walked is dropped: the wearer chose somewhere else.
+    mutating func go(_ destination: SavedDestination, at seconds: Double) -> Outcome<Void> {
         saved.destination = destination
-        saved.recent.record(destination)
-        var effects: [Effect] = [.destinationChanged(coordinate)]
-        effects += handle(.destination(coordinate, name: name), at: seconds)
+        saved.recent.record(SavedDestination(coordinate: destination.coordinate, name: destination.name))
+        var effects = dropRoute()
+        effects += guide(to: destination, announcing: .destinationAccepted, at: seconds)
         effects.append(.log(.info, "destination set", ["destination": destination.description]))
         let failure = "guiding, but the destination could not be saved"
         effects.append(.save(Save(change: .destination(destination), failureLog: "cannot save the destination", failureReply: failure)))
@@ -187,15 +210,14 @@ public struct DaemonState: Sendable {
                     ControlError(
                         .notFound, "there \(count == 1 ? "is" : "are") only \(count) recent destination\(count == 1 ? "" : "s")")))
         }
-        let destination = saved.recent[saved.recent.startIndex + index - 1]
-        return go(destination.coordinate, name: destination.name, at: seconds)
+        return go(saved.recent[saved.recent.startIndex + index - 1], at: seconds)
     }
 
     /// `clear`: no destination; whatever buzzes for the old one stops.
     public mutating func clear(at seconds: Double) -> Outcome<Void> {
         saved.destination = nil
-        var effects: [Effect] = [.destinationChanged(nil)]
-        effects += handle(.destination(nil, name: nil), at: seconds)
+        var effects = dropRoute()
+        effects += guide(to: nil, announcing: .destinationAccepted, at: seconds)
         effects.append(.silence)
         effects.append(
             .save(
@@ -371,9 +393,7 @@ public struct DaemonState: Sendable {
                     biasDegrees: pipeline.courseBiasDegrees, correction: $0.correction.rawValue,
                     coastingSeconds: $0.coastingSeconds, problem: $0.problem?.rawValue)
             } ?? StatusReport.Heading()
-        let destination = saved.destination.map {
-            DestinationReport(latitude: $0.coordinate.latitudeDegrees, longitude: $0.coordinate.longitudeDegrees, name: $0.name)
-        }
+        let destination = currentDestination.map(Self.report)
         var problems = startProblems
         if let imuProblem { problems.append("imu: \(imuProblem); trying again") }
         if let gpsProblem { problems.append("gps: \(gpsProblem); trying again") }
@@ -387,7 +407,8 @@ public struct DaemonState: Sendable {
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: duty, pattern: pattern?.rawValue,
                 zoneDegrees: navigator.course.map { ($0.zoneDegrees * 10).rounded() / 10 },
                 mode: navigator.settings.rule.mode.rawValue),
-            calibration: calibrationState, isMuted: saved.muted, imu: imuProblem == nil ? imu : nil, problems: problems)
+            calibration: calibrationState, isMuted: saved.muted, imu: imuProblem == nil ? imu : nil, problems: problems,
+            route: routeReport())
     }
 
     /// What WMM2025's zones say about the compass here.
@@ -403,17 +424,48 @@ public struct DaemonState: Sendable {
 
     // MARK: - Helpers
 
+    /// What the wearer is being guided to: the route's waypoint (its last, once finished), or
+    /// the destination.
+    var currentDestination: SavedDestination? {
+        guard let follower, let route = saved.route else { return saved.destination }
+        return route.waypoints[min(follower.index, route.waypoints.count - 1)]
+    }
+
+    /// A destination on the wire.
+    static func report(_ destination: SavedDestination) -> DestinationReport {
+        DestinationReport(
+            latitude: destination.coordinate.latitudeDegrees, longitude: destination.coordinate.longitudeDegrees,
+            name: destination.name, radiusMeters: destination.arrivalRadiusMeters)
+    }
+
+    /// Guides to `destination` (nil: stops), announced by `pattern`: the world told, the
+    /// navigator's actions as effects, then the event recorded.
+    mutating func guide(to destination: SavedDestination?, announcing pattern: HapticPattern, at seconds: Double) -> [Effect] {
+        guard let destination else { return [.destinationChanged(nil)] + handle(.destination(nil, name: nil), at: seconds) }
+        let event = RecordingEvent(
+            seconds: advance(to: seconds), kind: .destination(destination.coordinate, name: destination.name))
+        let actions = pipeline.guide(
+            to: destination.coordinate, arrivalRadiusMeters: destination.arrivalRadiusMeters, announcing: pattern,
+            at: event.seconds)
+        var effects: [Effect] = [.destinationChanged(destination.coordinate)]
+        effects += actions.map(Self.effect)
+        effects.append(.record(event))
+        return effects
+    }
+
+    private static func effect(_ action: Navigator.Action) -> Effect {
+        switch action {
+        case .cue(let cue): .cue(cue)
+        case .play(let pattern): .play(pattern)
+        }
+    }
+
     /// A pipeline event from a request: the navigator's actions as effects, then the event
     /// recorded.
     private mutating func handle(_ kind: RecordingEvent.Kind, at seconds: Double) -> [Effect] {
         let event = RecordingEvent(seconds: advance(to: seconds), kind: kind)
         let (actions, _) = pipeline.handle(event)
-        var effects: [Effect] = actions.map { action in
-            switch action {
-            case .cue(let cue): .cue(cue)
-            case .play(let pattern): .play(pattern)
-            }
-        }
+        var effects = actions.map(Self.effect)
         effects.append(.record(event))
         return effects
     }

@@ -101,6 +101,15 @@ public struct NavigationPipeline: Sendable {
         }
     }
 
+    /// Guides to a destination with its own arrival radius, announced by `pattern`: a place,
+    /// a route's waypoint. The recording holds it as a `destination` event (at the default
+    /// radius when replayed).
+    public mutating func guide(
+        to coordinate: Coordinate, arrivalRadiusMeters: Double?, announcing pattern: HapticPattern, at seconds: Double
+    ) -> Navigator.Actions {
+        navigator.setDestination(coordinate, arrivalRadiusMeters: arrivalRadiusMeters, announcing: pattern, at: seconds)
+    }
+
     /// Time passing without events: stale fixes, repeated warnings.
     public mutating func tick(at seconds: Double) -> Navigator.Actions { navigator.tick(at: seconds) }
 
@@ -127,9 +136,7 @@ public struct NavigationPipeline: Sendable {
     private mutating func refreshModel(at seconds: Double) {
         guard let fix, let here = fix.coordinate else { return }
         if let place = modelPlace, model != nil, seconds - modelTime < Self.modelRefreshSeconds {
-            let moved = Geodesic.wgs84.inverse(
-                latitude1Degrees: place.latitudeDegrees, longitude1Degrees: place.longitudeDegrees,
-                latitude2Degrees: here.latitudeDegrees, longitude2Degrees: here.longitudeDegrees).distanceMeters
+            let moved = Geodesic.wgs84.inverse(from: place, to: here).distanceMeters
             if moved < Self.modelRefreshDistanceMeters { return }
         }
         guard let year = fix.time?.decimalYear else { return }

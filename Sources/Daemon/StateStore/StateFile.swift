@@ -14,6 +14,21 @@ public enum StateFile: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case mute = "mute.json"
     /// The magnetometer calibration: `calibration.json`.
     case calibration = "calibration.json"
+    /// The route being walked and the leg reached: `route.json`.
+    case route = "route.json"
+    /// The wearer's named places: `places.json`.
+    case places = "places.json"
+
+    /// The largest file read, in bytes: five recent destinations with long names fit many
+    /// times over in 64 KiB; a route of ``SavedRoute/maximumWaypoints`` or the
+    /// ``PlaceBook/maximumPlaces`` places, each with a 100-character name, in 1 MiB. Anything
+    /// bigger is not a file this daemon wrote.
+    public var maximumBytes: Int {
+        switch self {
+        case .destination, .recent, .mute, .calibration: 65_536
+        case .route, .places: 1 << 20
+        }
+    }
 
     /// The file's name in the state directory.
     public var fileName: String { rawValue }

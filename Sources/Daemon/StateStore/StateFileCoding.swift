@@ -44,7 +44,35 @@ enum StateFileCoding {
         return try serialize(CalibrationDocument(version: currentVersion, value: record))
     }
 
+    /// The bytes of `route.json`.
+    /// - Throws: The defect that would make the file unreadable.
+    static func encode(route: SavedRoute?) throws(StateFileDefect) -> [UInt8] {
+        let record = route.map(RouteRecord.init)
+        if let record { _ = try record.validated() }
+        return try serialize(RouteDocument(version: currentVersion, value: record))
+    }
+
+    /// The bytes of `places.json`.
+    /// - Throws: The defect that would make the file unreadable.
+    static func encode(places: PlaceBook) throws(StateFileDefect) -> [UInt8] {
+        let records = places.map(PlaceRecord.init)
+        _ = try PlacesDocument(version: currentVersion, places: records).validated()
+        return try serialize(PlacesDocument(version: currentVersion, places: records))
+    }
+
     // MARK: - Decoding
+
+    /// The route in `route.json`; nil when the file says there is none.
+    /// - Throws: What is wrong with the file.
+    static func decodeRoute(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedRoute? {
+        try decode(RouteDocument.self, from: bytes).value?.validated()
+    }
+
+    /// The places in `places.json`.
+    /// - Throws: What is wrong with the file, e.g. a place without a name or two with one name.
+    static func decodePlaces(_ bytes: [UInt8]) throws(StateFileDefect) -> PlaceBook {
+        try decode(PlacesDocument.self, from: bytes).validated()
+    }
 
     /// The destination in `destination.json`; nil when the file says there is none.
     /// - Throws: What is wrong with the file.
@@ -167,17 +195,19 @@ private struct VersionProbe: Decodable {
     var version: Int
 }
 
-/// A destination as stored: `{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}`, `name`
-/// omitted when there is none.
+/// A destination as stored: `{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower","radius":20}`,
+/// `name` and `radius` (its own arrival radius, metres) omitted when there are none.
 private struct PlaceRecord: Codable {
     var lat: Double
     var lon: Double
     var name: String?
+    var radius: Double?
 
     init(_ destination: SavedDestination) {
         lat = destination.coordinate.latitudeDegrees
         lon = destination.coordinate.longitudeDegrees
         name = destination.name
+        radius = destination.arrivalRadiusMeters
     }
 
     func validated(field: String) throws(StateFileDefect) -> SavedDestination {
@@ -191,8 +221,17 @@ private struct PlaceRecord: Codable {
         } catch {
             throw .invalidValue(field: field + ".name", reason: "\(error)")
         }
+        if let radius {
+            guard radius.isFinite else { throw .nonFinite(field: field + ".radius") }
+            let range = SavedDestination.arrivalRadiusRangeMeters
+            guard range.contains(radius) else {
+                throw .outOfRange(
+                    field: field + ".radius", value: radius, allowed: "[\(Int(range.lowerBound)), \(Int(range.upperBound))]")
+            }
+        }
         return SavedDestination(
-            coordinate: Coordinate(uncheckedLatitudeDegrees: lat, longitudeDegrees: lon), name: checkedName)
+            coordinate: Coordinate(uncheckedLatitudeDegrees: lat, longitudeDegrees: lon), name: checkedName,
+            arrivalRadiusMeters: radius)
     }
 }
 
@@ -239,6 +278,13 @@ private struct NullableDocument<Field: NullableField>: Codable {
     }
 }
 
+/// `route.json`'s field.
+private enum RouteField: NullableField {
+    typealias Value = RouteRecord
+    static let name = "route"
+}
+
+private typealias RouteDocument = NullableDocument<RouteField>
 private typealias DestinationDocument = NullableDocument<DestinationField>
 private typealias CalibrationDocument = NullableDocument<CalibrationField>
 
@@ -246,6 +292,64 @@ private typealias CalibrationDocument = NullableDocument<CalibrationField>
 private struct RecentDocument: Codable {
     var version: Int
     var recent: [PlaceRecord]
+}
+
+/// A route as stored: `{"name":"Loop","index":2,"waypoints":[{…},…]}`, `index` the waypoint
+/// being walked to, from 0 (the count once finished).
+private struct RouteRecord: Codable {
+    var name: String?
+    var index: Int
+    var waypoints: [PlaceRecord]
+
+    init(_ route: SavedRoute) {
+        name = route.name
+        index = route.index
+        waypoints = route.waypoints.map(PlaceRecord.init)
+    }
+
+    func validated() throws(StateFileDefect) -> SavedRoute {
+        guard (1...SavedRoute.maximumWaypoints).contains(waypoints.count) else {
+            throw .outOfRange(
+                field: "route.waypoints", value: Double(waypoints.count), allowed: "1 to \(SavedRoute.maximumWaypoints) waypoints")
+        }
+        guard (0...waypoints.count).contains(index) else {
+            throw .outOfRange(field: "route.index", value: Double(index), allowed: "[0, \(waypoints.count)]")
+        }
+        let checkedName: String?
+        do throws(PlaceNameError) {
+            checkedName = try PlaceName.validated(name)
+        } catch {
+            throw .invalidValue(field: "route.name", reason: "\(error)")
+        }
+        var checked: [SavedDestination] = []
+        for (position, waypoint) in waypoints.enumerated() {
+            checked.append(try waypoint.validated(field: "route.waypoints[\(position)]"))
+        }
+        return SavedRoute(name: checkedName, waypoints: checked, index: index)
+    }
+}
+
+/// `{"version":1,"places":[{…},…]}`: every place named, no name twice (ignoring case).
+private struct PlacesDocument: Codable {
+    var version: Int
+    var places: [PlaceRecord]
+
+    func validated() throws(StateFileDefect) -> PlaceBook {
+        guard places.count <= PlaceBook.maximumPlaces else {
+            throw .outOfRange(field: "places", value: Double(places.count), allowed: "at most \(PlaceBook.maximumPlaces) places")
+        }
+        var book = PlaceBook()
+        for (position, record) in places.enumerated() {
+            let place = try record.validated(field: "places[\(position)]")
+            guard place.name != nil else { throw .missingField("places[\(position)].name") }
+            do throws(PlaceBook.Refusal) {
+                try book.add(place)
+            } catch {
+                throw .invalidValue(field: "places[\(position)].name", reason: "another place has this name")
+            }
+        }
+        return book
+    }
 }
 
 /// `{"version":1,"muted":true}`.

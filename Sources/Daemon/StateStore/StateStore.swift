@@ -52,10 +52,6 @@ public final class StateStore: Sendable {
     /// Mode of every state file: owner read and write, for the same reason.
     public static let filePermissions: UInt32 = 0o600
 
-    /// The largest state file read, in bytes: five recent destinations with long names fit
-    /// many times over; anything bigger is not a file this daemon wrote.
-    public static let maximumFileBytes = 65_536
-
     /// The state directory, as given (without a trailing slash).
     public let directory: String
 
@@ -130,6 +126,12 @@ public final class StateStore: Sendable {
             if let calibration = loadItem(.calibration, report: &report, decode: StateFileCoding.decodeCalibration) {
                 state.calibration = calibration
             }
+            if let route = loadItem(.route, report: &report, decode: StateFileCoding.decodeRoute) {
+                state.route = route
+            }
+            if let places = loadItem(.places, report: &report, decode: StateFileCoding.decodePlaces) {
+                state.places = places
+            }
             // Renames and removals are directory changes; make them stick, or a power cut brings
             // the damaged file back (harmless: it would be set aside again).
             if !report.isClean {
@@ -153,7 +155,7 @@ public final class StateStore: Sendable {
         do throws(FileReadError) {
             // Not following links: the state directory is ours, and a link planted in it must
             // not point the daemon at a file elsewhere.
-            bytes = try fileSystem.contents(ofRegularFile: path, maximumBytes: Self.maximumFileBytes, followingLinks: false)
+            bytes = try fileSystem.contents(ofRegularFile: path, maximumBytes: file.maximumBytes, followingLinks: false)
         } catch {
             switch error {
             case .missing: break
@@ -234,6 +236,22 @@ public final class StateStore: Sendable {
     ///   non-finite number or a singular matrix.
     public func save(calibration: SavedCalibration?) throws(StateStoreError) {
         try save(.calibration) { () throws(StateFileDefect) in try StateFileCoding.encode(calibration: calibration) }
+    }
+
+    /// Saves the route and its progress; nil records that there is none.
+    ///
+    /// - Parameter route: The route being walked, or nil.
+    /// - Throws: As ``save(destination:)``.
+    public func save(route: SavedRoute?) throws(StateStoreError) {
+        try save(.route) { () throws(StateFileDefect) in try StateFileCoding.encode(route: route) }
+    }
+
+    /// Saves the named places.
+    ///
+    /// - Parameter places: The places.
+    /// - Throws: As ``save(destination:)``.
+    public func save(places: PlaceBook) throws(StateStoreError) {
+        try save(.places) { () throws(StateFileDefect) in try StateFileCoding.encode(places: places) }
     }
 
     private func save(_ file: StateFile, encode: () throws(StateFileDefect) -> [UInt8]) throws(StateStoreError) {
