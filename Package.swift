@@ -57,7 +57,10 @@ let package = Package(
             dependencies: ["CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "SystemSupport"]),
         .executableTarget(
             name: "waypointctl",
-            dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "SystemSupport"]),
+            dependencies: [
+                "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "GPX", "Guidance",
+                "SystemSupport",
+            ]),
         .executableTarget(
             name: "waypoint-bench",
             dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),

@@ -1,7 +1,9 @@
 import CommandLineSupport
 import ControlProtocol
 import DaemonClient
+import GPX
 import Geodesy
+import SystemSupport
 
 extension DaemonCommand {
     /// Talks to the daemon, prints the outcome for people, and says how the program should end.
@@ -15,7 +17,12 @@ extension DaemonCommand {
             let session = try DaemonSession(path: socketPath)
             // Whether there is anything to clear: "cleared" twice in a row would be untrue.
             let hadDestination = self == .clear ? try Self.status(session)?.destination != nil : true
-            let received = try session.send(request)
+            if case .placeMark(_, let seconds, _, _) = self {
+                // The daemon averages the fixes of the seconds before the request: these.
+                Console.error("hold still: averaging \(Presentation.seconds(seconds)) of GPS fixes…")
+                ThreadSleep.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            }
+            let received = try session.send(try requestToSend())
             for line in try output(for: received, session: session, hadDestination: hadDestination) {
                 Console.output(line)
             }
@@ -27,6 +34,44 @@ extension DaemonCommand {
         } catch {
             Console.error("\(error)")
             return error.exitStatus
+        }
+    }
+
+    /// ``request``, with a route's waypoints read from its file.
+    private func requestToSend() throws(DaemonFailure) -> ControlRequest {
+        guard case .routeLoad(let path, let name) = self else { return request }
+        let route = try Self.readRoute(path)
+        let request = ControlRequest.route(.load(name: name ?? route.name, waypoints: route.waypoints))
+        let bytes = request.line.count - 1
+        guard bytes <= LineFramer.defaultMaximumLineLength else {
+            throw .input(
+                "\(path): the route's \(route.waypoints.count) waypoints make a \(bytes)-byte request, more than the "
+                    + "\(LineFramer.defaultMaximumLineLength) a request may be; use fewer waypoints or shorter names",
+                .dataError)
+        }
+        Console.error("\(path): \(route.source)")
+        return request
+    }
+
+    /// The route in a GPX file.
+    static func readRoute(_ path: String) throws(DaemonFailure) -> RouteImport.Route {
+        let bytes: [UInt8]
+        do throws(FileReadError) {
+            bytes = try LinuxFileReading().contents(
+                ofRegularFile: path, maximumBytes: GPXReader.Limits().maximumBytes, followingLinks: true)
+        } catch {
+            throw .input("cannot read \(path): \(error)", error == .missing ? .noInput : .dataError)
+        }
+        let document: GPXDocument
+        do throws(GPXError) {
+            document = try GPXReader.read(bytes)
+        } catch {
+            throw .input("\(path): \(error)", .dataError)
+        }
+        do throws(RouteImport.Failure) {
+            return try RouteImport.route(from: document)
+        } catch {
+            throw .input("\(path): \(error)", .dataError)
         }
     }
 
@@ -47,11 +92,13 @@ extension DaemonCommand {
             let place = Presentation.place(
                 latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees, name: name)
             return ["destination set: \(place)"]
-        case (.goRecent(let index), .ok):
-            // The request named a number; ask which place that was, so the wearer hears it.
+        case (.goRecent, .ok), (.goPlace, .ok):
+            // The request named a number or a name; ask which place that was, so the wearer
+            // hears it.
             let status = try session.send(.status)
             guard case .status(let report) = status.reply, let destination = report.destination else {
-                return ["destination set: recent destination \(index)"]
+                if case .goRecent(let index) = self { return ["destination set: recent destination \(index)"] }
+                return ["destination set"]
             }
             let place = Presentation.place(
                 latitudeDegrees: destination.latitude, longitudeDegrees: destination.longitude, name: destination.name)
@@ -64,6 +111,22 @@ extension DaemonCommand {
             return ["guidance vibration on"]
         case (.buzz(let pattern), .ok):
             return ["playing \(pattern.rawValue)"]
+        case (.route, .route(let report)), (.routeLoad, .route(let report)):
+            return RouteSummary.lines(for: report, after: self)
+        case (.place(.list), .places(let places)):
+            return PlaceList.lines(for: places)
+        case (.place(.add(let place, _)), .ok):
+            return ["place added: \(Presentation.place(place))"]
+        case (.place(.rename(let name, let newName)), .ok):
+            return ["place renamed: \(name) is now \(newName)"]
+        case (.place(.remove(let name)), .ok):
+            return ["place removed: \(name)"]
+        case (.placeMark, .placeMarked(let report)):
+            let place = report.place
+            return [
+                "place marked: \(Presentation.place(place))",
+                "error: within \(Presentation.distance(meters: report.errorMeters)) (95 %, from \(report.fixes) fix\(report.fixes == 1 ? "" : "es"))",
+            ]
         default:
             throw .unexpectedReply(request: request.commandName, reply: received.reply.className)
         }

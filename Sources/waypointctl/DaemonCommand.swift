@@ -22,9 +22,20 @@ enum DaemonCommand: Equatable {
     case buzz(BuzzPattern)
     /// `calibrate [ACTION]`.
     case calibrate(CalibrationAction)
+    /// `go NAME`, `go --place NAME`.
+    case goPlace(String)
+    /// `route load FILE [--name NAME]`: read where it runs, then sent as `route` `load`.
+    case routeLoad(path: String, name: String?)
+    /// `route [show|next|previous|reverse|clear]`.
+    case route(RouteAction)
+    /// `place [list]`, `place add|rename|remove …`.
+    case place(PlaceAction)
+    /// `place mark NAME [--seconds S] [--radius M] [--replace]`: waits S seconds, then asks
+    /// the daemon to average the fixes of those seconds.
+    case placeMark(name: String, seconds: Double, radiusMeters: Double?, replacing: Bool)
 
     /// The names of the daemon commands, in the order the help lists them.
-    static let names = ["go", "clear", "status", "watch", "recent", "mute", "buzz", "calibrate"]
+    static let names = ["go", "clear", "status", "watch", "recent", "place", "route", "mute", "buzz", "calibrate"]
 
     /// The request this command sends first.
     var request: ControlRequest {
@@ -39,6 +50,13 @@ enum DaemonCommand: Equatable {
         case .mute(let on): .mute(on)
         case .buzz(let pattern): .buzz(pattern)
         case .calibrate(let action): .calibrate(action)
+        case .goPlace(let name): .goPlace(name)
+        // The waypoints come from the file when the command runs.
+        case .routeLoad: .route(.load(name: nil, waypoints: []))
+        case .route(let action): .route(action)
+        case .place(let action): .place(action)
+        case .placeMark(let name, let seconds, let radius, let replacing):
+            .place(.mark(name: name, seconds: seconds, radiusMeters: radius, replacing: replacing))
         }
     }
 
@@ -53,8 +71,15 @@ enum DaemonCommand: Equatable {
         switch name {
         case "go":
             let arguments = try Arguments(
-                words, valueOptions: ["--name", "--recent", socketOption], command: name)
+                words, valueOptions: ["--name", "--recent", "--place", socketOption], command: name)
             return (try parseGo(arguments), arguments.value(socketOption))
+        case "route":
+            let arguments = try Arguments(words, valueOptions: ["--name", socketOption], command: name)
+            return (try parseRoute(arguments), arguments.value(socketOption))
+        case "place":
+            let arguments = try Arguments(
+                words, valueOptions: ["--radius", "--seconds", socketOption], flagOptions: ["--replace"], command: name)
+            return (try parsePlace(arguments), arguments.value(socketOption))
         case "status":
             let arguments = try Arguments(words, valueOptions: [socketOption], flagOptions: ["--json"], command: name)
             try arguments.expectNoPositionals()
@@ -96,6 +121,12 @@ enum DaemonCommand: Equatable {
 
     private static func parseGo(_ arguments: Arguments) throws(UsageError) -> DaemonCommand {
         let name = "go"
+        if let place = arguments.value("--place") {
+            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, arguments.value("--recent") == nil else {
+                throw UsageError("--place NAME takes no coordinates, no --name and no --recent", command: name)
+            }
+            return .goPlace(try placeName(place, what: "--place", command: name))
+        }
         if let recentText = arguments.value("--recent") {
             guard arguments.positionals.isEmpty, arguments.value("--name") == nil else {
                 throw UsageError("--recent N takes no coordinates and no --name", command: name)
@@ -120,12 +151,125 @@ enum DaemonCommand: Equatable {
         do throws(CoordinateParseError) {
             coordinate = try Coordinate(parsing: text)
         } catch {
+            // Letters no coordinate uses: a place's name ("go Bakery", "go Gate 3").
+            if arguments.value("--name") == nil, Self.isPlaceName(text) {
+                return .goPlace(try placeName(text, what: "the place's name", command: name))
+            }
             throw UsageError("'\(text)': \(error)", command: name)
         }
         do throws(PlaceNameError) {
             return .go(coordinate, name: try PlaceName.validated(arguments.value("--name")))
         } catch {
             throw UsageError("--name: \(error)", command: name)
+        }
+    }
+
+    /// Whether `text`, which is no coordinate, reads as a name: it has a letter that neither a
+    /// hemisphere (N S E W) nor `geo:` would explain.
+    static func isPlaceName(_ text: String) -> Bool {
+        let body = text.lowercased().hasPrefix("geo:") ? "" : text
+        return body.unicodeScalars.contains { $0.properties.isAlphabetic && !"NSEWnsew".unicodeScalars.contains($0) }
+    }
+
+    private static func placeName(_ text: String, what: String, command: String) throws(UsageError) -> String {
+        let name: String?
+        do throws(PlaceNameError) {
+            name = try PlaceName.validated(text)
+        } catch {
+            throw UsageError("\(what): \(error)", command: command)
+        }
+        guard let name else { throw UsageError("\(what) is empty", command: command) }
+        return name
+    }
+
+    private static func parseRoute(_ arguments: Arguments) throws(UsageError) -> DaemonCommand {
+        let command = "route"
+        let words = arguments.positionals
+        let actions = "show, load FILE, next, previous, reverse or clear"
+        if words.first == "load" {
+            guard words.count == 2 else { throw UsageError("route load needs one GPX file", command: command) }
+            let name = try arguments.value("--name").map { (text) throws(UsageError) in
+                try placeName(text, what: "--name", command: command)
+            }
+            return .routeLoad(path: words[1], name: name)
+        }
+        guard arguments.value("--name") == nil else { throw UsageError("--name goes with route load", command: command) }
+        switch words {
+        case [], ["show"]: return .route(.show)
+        case ["next"]: return .route(.next)
+        case ["previous"]: return .route(.previous)
+        case ["reverse"]: return .route(.reverse)
+        case ["clear"]: return .route(.clear)
+        default: throw UsageError("route takes \(actions), not '\(words.joined(separator: " "))'", command: command)
+        }
+    }
+
+    private static func parsePlace(_ arguments: Arguments) throws(UsageError) -> DaemonCommand {
+        let command = "place"
+        let words = arguments.positionals
+        let radius = try arguments.value("--radius").map { (text) throws(UsageError) in
+            let range = ControlRequest.arrivalRadiusRangeMeters
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                throw UsageError(
+                    "--radius '\(text)' is not a distance from \(Int(range.lowerBound)) to \(Int(range.upperBound)) metres",
+                    command: command)
+            }
+            return value
+        }
+        let replacing = arguments.has("--replace")
+        let action = words.first ?? "list"
+        if action != "mark", arguments.value("--seconds") != nil {
+            throw UsageError("--seconds goes with place mark", command: command)
+        }
+        if !["add", "mark"].contains(action), radius != nil || replacing {
+            throw UsageError("--radius and --replace go with place add and place mark", command: command)
+        }
+        switch action {
+        case "list":
+            guard words.count <= 1 else { throw UsageError("place list takes nothing more", command: command) }
+            return .place(.list)
+        case "add":
+            guard words.count >= 3 else {
+                throw UsageError("place add needs a name and a coordinate: place add NAME LAT LON", command: command)
+            }
+            let name = try placeName(words[1], what: "the name", command: command)
+            let text = words[2...].joined(separator: " ")
+            do throws(CoordinateParseError) {
+                let coordinate = try Coordinate(parsing: text)
+                return .place(
+                    .add(
+                        DestinationReport(
+                            latitude: coordinate.latitudeDegrees, longitude: coordinate.longitudeDegrees, name: name,
+                            radiusMeters: radius), replacing: replacing))
+            } catch {
+                throw UsageError("'\(text)': \(error)", command: command)
+            }
+        case "mark":
+            guard words.count == 2 else { throw UsageError("place mark needs one name", command: command) }
+            var seconds = PlaceAction.defaultMarkSeconds
+            if let text = arguments.value("--seconds") {
+                guard let value = Double(text), value.isFinite, value >= 1, value <= PlaceAction.maximumMarkSeconds else {
+                    throw UsageError(
+                        "--seconds '\(text)' is not from 1 to \(Int(PlaceAction.maximumMarkSeconds))", command: command)
+                }
+                seconds = value
+            }
+            return .placeMark(
+                name: try placeName(words[1], what: "the name", command: command), seconds: seconds, radiusMeters: radius,
+                replacing: replacing)
+        case "rename":
+            guard words.count == 3 else { throw UsageError("place rename needs the old name and the new one", command: command) }
+            return .place(
+                .rename(
+                    try placeName(words[1], what: "the old name", command: command),
+                    to: try placeName(words[2], what: "the new name", command: command)))
+        case "remove":
+            guard words.count == 2 else { throw UsageError("place remove needs one name", command: command) }
+            return .place(.remove(try placeName(words[1], what: "the name", command: command)))
+        default:
+            throw UsageError(
+                "place takes list, add NAME COORDINATE, mark NAME, rename NAME NEW or remove NAME, not '\(action)'",
+                command: command)
         }
     }
 

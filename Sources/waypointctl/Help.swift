@@ -8,10 +8,13 @@ enum Help {
         Guiding (talks to waypointd):
           go LAT LON [--name NAME]     guide to a place
           go --recent N                guide to recent destination N
+          go NAME                      guide to a named place (or a recent one of that name)
           clear                        stop guiding
           status [--json]              state, heading, destination, distance, fix, motor
           watch [--hz HZ] [--plain]    live compass until interrupted
           recent                       the recent destinations, numbered for go --recent
+          place [list|add|mark|rename|remove]   named places: place mark Car keeps where you are
+          route [load FILE.gpx|next|previous|reverse|clear]   follow a GPX route waypoint by waypoint
           mute on|off                  silence or restore guidance vibration
           buzz [PATTERN]               play a pattern on the motor
           calibrate [ACTION]           magnetometer calibration: start, finish, cancel, status, reset
@@ -30,7 +33,8 @@ enum Help {
 
         Run 'waypointctl COMMAND --help' for the details of one command.
         Exit status: 0 ok, 1 the daemon answered an error (or a batch line was bad),
-        64 usage error, 69 daemon unreachable.
+        64 usage error, 65 a file that is not what it should be, 66 a file that is missing,
+        69 daemon unreachable.
         """
 
     /// The line every daemon command's help ends with.
@@ -43,6 +47,7 @@ enum Help {
         usage: waypointctl go LAT LON [--name NAME]
                waypointctl go COORDINATE [--name NAME]
                waypointctl go --recent N
+               waypointctl go NAME | go --place NAME
 
         Guide to a destination. The daemon confirms with the accepted pattern and from then
         on pulses the motor while the wearer faces the destination. COORDINATE is any form
@@ -57,6 +62,53 @@ enum Help {
         a destination thousands of km away that would be near the current fix swapped gets
         a note on standard error.
         --recent N     guide to destination N of 'waypointctl recent' (1 is the most recent)
+        --place NAME   guide to the place of 'waypointctl place list' called NAME, in any
+                       case, else the recent destination of that name; a near miss gets a
+                       suggestion. A bare NAME (one that no coordinate reading explains) does
+                       the same: waypointctl go bakery
+        Guiding somewhere drops a route being followed.
+        \(socketOption)
+        """
+
+    static let place = """
+        usage: waypointctl place [list]
+               waypointctl place add NAME COORDINATE [--radius M] [--replace]
+               waypointctl place mark NAME [--seconds S] [--radius M] [--replace]
+               waypointctl place rename NAME NEW_NAME
+               waypointctl place remove NAME
+
+        Named places, kept by the daemon across restarts (at most 500); names keep the
+        rules of go --name and match in any case. 'waypointctl go NAME' guides to one.
+
+        list           every place, in the order they were made
+        add            a place at COORDINATE (any form under Coordinates in --help)
+        mark           a place where you stand: the daemon averages the GPS fixes of the S
+                       seconds this command waits (default \(Int(ControlProtocol.PlaceAction.defaultMarkSeconds)), at most \(Int(ControlProtocol.PlaceAction.maximumMarkSeconds))) and prints the
+                       place with its error, the radius holding the truth with about 95 %
+                       confidence (a receiver's error drifts over a minute, so a few seconds
+                       of averaging improve on one fix only a little, and the error says so)
+        --radius M     this place's own arrival distance, \(Int(ControlProtocol.ControlRequest.arrivalRadiusRangeMeters.lowerBound)) to \(Int(ControlProtocol.ControlRequest.arrivalRadiusRangeMeters.upperBound)) metres (default: the config's)
+        --replace      replace the place of that name instead of refusing
+        \(socketOption)
+        """
+
+    static let route = """
+        usage: waypointctl route [show]
+               waypointctl route load FILE.gpx [--name NAME]
+               waypointctl route next|previous|reverse|clear
+
+        Follow a route waypoint by waypoint. load reads a GPX 1.1 or 1.0 file (from OsmAnd,
+        Komoot, gpx.studio, gpsbabel…): its first route (rte), else its waypoints (wpt) in
+        order, else its first track simplified to waypoints about 20 m or more apart. The
+        daemon guides to each waypoint in turn and moves on when you reach it or clearly pass
+        it, with the waypoint-reached pattern (long, short); arrived plays only at the last.
+        The route and how far you are survive a restart of the daemon.
+
+        show           the route, the waypoint being walked to and the distance left
+        next, previous skip a waypoint, or go back to the one before
+        reverse        walk the route the other way, back to the waypoint last passed
+        clear          drop the route and stop guiding
+        --name NAME    the route's name (default: the file's)
         \(socketOption)
         """
 
@@ -125,7 +177,7 @@ enum Help {
         usage: waypointctl buzz [PATTERN]
 
         Play a pattern on the motor now, to learn it or to check the wiring. PATTERN is one of
-        accepted, arrived, gps-lost, heading-unreliable, calibrated, test (default: test,
+        accepted, arrived, waypoint-reached, gps-lost, heading-unreliable, calibrated, test (default: test,
         one second at full drive).
 
         \(socketOption)
@@ -195,6 +247,8 @@ enum Help {
         case "mute": mute
         case "buzz": buzz
         case "calibrate": calibrate
+        case "place": place
+        case "route": route
         default: nil
         }
     }

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Geodesy
 
 /// How numbers read for a person: rounded to what matters on foot, with units and names.
@@ -85,6 +86,18 @@ extension Presentation {
         case 3: "3D"
         default: "no fix"
         }
+    }
+
+    /// A destination from a reply as ``place(latitudeDegrees:longitudeDegrees:name:)`` writes
+    /// it, with `(arrival within 8 m)` when it has its own radius.
+    static func place(_ destination: DestinationReport) -> String {
+        let text = place(latitudeDegrees: destination.latitude, longitudeDegrees: destination.longitude, name: destination.name)
+        return destination.radiusMeters.map { text + " (arrival within \(distance(meters: $0)))" } ?? text
+    }
+
+    /// `5 s`, `2.5 s`.
+    static func seconds(_ value: Double) -> String {
+        DecimalFormat.fixed(value, fractionDigits: value == value.rounded() ? 0 : 1) + " s"
     }
 
     /// A place as its name and position, or the position alone: `Eiffel Tower, 48°51'30.2"N 2°17'40.2"E`.

@@ -78,7 +78,7 @@ public final class DaemonCore: ControlHandler {
         guard sensor(.fix(fix), at: .now) else { return }
         requests.withLock { _ in
             let now = seconds()
-            perform(core.withLock { $0.routeProgress(at: now) })
+            _ = perform(core.withLock { $0.routeProgress(at: now) })
         }
     }
 
@@ -161,7 +161,7 @@ public final class DaemonCore: ControlHandler {
     public func start(calibration: MagneticCalibration?) {
         let now = seconds()
         requests.withLock { _ in
-            perform(core.withLock { $0.start(calibration: calibration, at: now) })
+            _ = perform(core.withLock { $0.start(calibration: calibration, at: now) })
         }
     }
 

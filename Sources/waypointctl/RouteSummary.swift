@@ -1,0 +1,31 @@
+import ControlProtocol
+
+/// `waypointctl route`: where the route stands, one `label: value` line each.
+enum RouteSummary {
+    /// - Parameters:
+    ///   - report: The `ROUTE` reply's route; nil when none is loaded.
+    ///   - command: What was asked, for the first line (`route loaded`, `route reversed`).
+    static func lines(for report: RouteReport?, after command: DaemonCommand) -> [String] {
+        guard let report else {
+            return [command == .route(.clear) ? "route cleared; guidance stopped" : "no route is loaded"]
+        }
+        var lines: [String] = []
+        switch command {
+        case .routeLoad: lines.append("route loaded")
+        case .route(.next): lines.append("skipped on to the next waypoint")
+        case .route(.previous): lines.append("back to the waypoint before")
+        case .route(.reverse): lines.append("route reversed")
+        default: break
+        }
+        if let name = report.name { lines.append("route: \(name)") }
+        let place = Presentation.place(report.target)
+        lines.append(
+            report.isFinished
+                ? "waypoint: \(report.count) of \(report.count), finished: \(place)"
+                : "waypoint: \(report.waypoint) of \(report.count): \(place)")
+        if let remaining = report.remainingMeters, !report.isFinished {
+            lines.append("remaining: \(Presentation.distance(meters: remaining)) along the route")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A route end to end (issue 19): a GPX file gpsbabel wrote, loaded by `waypointctl route load`
+/// into `waypointd --simulate`, and the simulated wearer walking it, with a restart half-way.
+/// The walk is simulated (no real walker reaches these tests); the GPX, the programs, the socket
+/// and the restart are real.
+@Suite("Routes end to end", .serialized)
+struct RouteEndToEndTests {
+    /// Five waypoints 25 m apart from where the simulated wearer starts, zigzagging north-east.
+    static func routeCSV() -> String {
+        let start = SimulatedDaemon.start
+        let (dLat, dLon) = (25 / 111_200.0, 25 / 73_200.0)
+        let steps = [(1, 0), (1, 1), (2, 1), (2, 2), (3, 2)]
+        return "lat,lon,name\n"
+            + steps.enumerated().map { index, step in
+                "\(start.latitude + Double(step.0) * dLat),\(start.longitude + Double(step.1) * dLon),Stop \(index + 1)"
+            }.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a 5-waypoint GPX route: each waypoint reached once and in order, waypoint-reached 4 times, arrived once; a restart resumes at the same leg")
+    func walkRoute() async throws {
+        guard let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel"),
+            let waypointctl = try ExternalTool.built("waypointctl"),
+            let daemon = try await SimulatedDaemon()
+        else { return }
+        defer { _ = daemon.stop() }
+        let directory = daemon.tree.root
+        let csv = directory.appendingPathComponent("stops.csv").path
+        let gpx = directory.appendingPathComponent("stops.gpx").path
+        try Self.routeCSV().write(toFile: csv, atomically: true, encoding: .utf8)
+        let written = try ExternalTool.run(gpsbabel, ["-i", "unicsv", "-f", csv, "-x", "transform,rte=wpt,del", "-o", "gpx", "-F", gpx])
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(try String(contentsOfFile: gpx, encoding: .utf8).contains("<rtept"))
+
+        let load = try ExternalTool.run(waypointctl, ["route", "load", gpx, "--name", "Five stops", "--socket", daemon.socket])
+        #expect(load.status == 0, "\(load.standardOutput)\(load.standardError)")
+        #expect(load.standardOutput.contains("route loaded\nroute: Five stops\nwaypoint: 1 of 5: Stop 1, "), "\(load.standardOutput)")
+        #expect(load.standardError.contains("route 5 points"), "\(load.standardError)")
+
+        var client = try ControlClient(path: daemon.socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        var waypoints: [Int] = []
+        var patterns: [String] = []
+        var restarted: ChildProcess?
+        defer { restarted?.terminate() }
+        let deadline = ContinuousClock.now + .seconds(240)
+        var finished = false
+        while ContinuousClock.now < deadline, !finished {
+            guard let status = client.request(#"{"cmd":"status"}"#) else { break }
+            let route = status["route"] as? [String: Any]
+            if let waypoint = route?["waypoint"] as? Int, waypoints.last != waypoint { waypoints.append(waypoint) }
+            let pattern = (status["haptic"] as? [String: Any])?["pattern"] as? String
+            if let pattern, patterns.last != pattern { patterns.append(pattern) }
+            if pattern == nil, patterns.last != "-" { patterns.append("-") }
+            finished = route?["finished"] as? Bool == true && status["state"] as? String == "arrived"
+            if waypoints.last == 3, restarted == nil {
+                // Half-way: stop the daemon and start it again on the same state.
+                #expect(daemon.stop() == 0)
+                let (process, newClient) = try await daemon.restart()
+                restarted = process
+                client = newClient
+                let resumed = client.request(#"{"cmd":"status"}"#)
+                #expect((resumed?["route"] as? [String: Any])?["waypoint"] as? Int == 3, "\(String(describing: resumed))")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(finished, "waypoints \(waypoints), patterns \(patterns)\n\(daemon.log)")
+        #expect(waypoints == [1, 2, 3, 4, 5], "\(waypoints)")
+        #expect(patterns.filter { $0 == "waypoint-reached" }.count == 4, "\(patterns)")
+        #expect(patterns.filter { $0 == "arrived" }.count == 1, "\(patterns)")
+
+        let shown = try ExternalTool.run(waypointctl, ["route", "--socket", daemon.socket])
+        #expect(shown.standardOutput.contains("waypoint: 5 of 5, finished: Stop 5"), "\(shown.standardOutput)")
+        let cleared = try ExternalTool.run(waypointctl, ["route", "clear", "--socket", daemon.socket])
+        #expect(cleared.standardOutput == "route cleared; guidance stopped\n", "\(cleared.standardOutput)")
+    }
+
+    @Test("route load refuses a file that is missing (66), hostile or not GPX (65), naming it; the daemon keeps its destination")
+    func badFiles() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else { return }
+        defer { _ = daemon.stop() }
+        let client = try ControlClient(path: daemon.socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let directory = daemon.tree.root
+        let laughs = directory.appendingPathComponent("laughs.gpx").path
+        try #"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><gpx>&lol2;</gpx>"#
+            .write(toFile: laughs, atomically: true, encoding: .utf8)
+        let html = directory.appendingPathComponent("page.gpx").path
+        try "<html><body>not a route</body></html>".write(toFile: html, atomically: true, encoding: .utf8)
+        let missing = directory.appendingPathComponent("nowhere.gpx").path
+        for (path, status, message) in [(missing, 66, "cannot read"), (laughs, 65, "DOCTYPE"), (html, 65, "html")] {
+            let result = try ExternalTool.run(waypointctl, ["route", "load", path, "--socket", daemon.socket])
+            #expect(result.status == Int32(status), "\(path): \(result.standardError)")
+            #expect(result.standardError.contains(path) && result.standardError.contains(message), "\(result.standardError)")
+        }
+        let status = client.request(#"{"cmd":"status"}"#)
+        #expect((status?["destination"] as? [String: Any])?["name"] as? String == "far")
+        #expect(status?["route"] is NSNull, "\(String(describing: status))")
+    }
+
+    @Test("places from the command line: add, list, go by name in another case, a near miss suggested, mark where the wearer stands")
+    func places() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else { return }
+        defer { _ = daemon.stop() }
+        func ctl(_ words: String...) throws -> ExternalTool.Output {
+            try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
+        }
+        let add = try ctl("place", "add", "Bakery", "48.8560,2.2990", "--radius", "8")
+        #expect(add.status == 0 && add.standardOutput.hasPrefix("place added: Bakery, 48°51'21.6\"N 2°17'56.4\"E (arrival within 8.0 m)"), "\(add.standardOutput)\(add.standardError)")
+        let go = try ctl("go", "bakery")
+        #expect(go.status == 0 && go.standardOutput.hasPrefix("destination set: Bakery, "), "\(go.standardOutput)\(go.standardError)")
+        let miss = try ctl("go", "Bakrey")
+        #expect(miss.status == 1 && miss.standardError.contains(#"did you mean "Bakery"?"#), "\(miss.standardError)")
+        let mark = try ctl("place", "mark", "Start", "--seconds", "2")
+        #expect(mark.status == 0, "\(mark.standardOutput)\(mark.standardError)")
+        #expect(mark.standardError.contains("hold still: averaging 2 s of GPS fixes"), "\(mark.standardError)")
+        #expect(mark.standardOutput.contains("place marked: Start, ") && mark.standardOutput.contains("error: within "), "\(mark.standardOutput)")
+        let list = try ctl("place", "list")
+        #expect(list.standardOutput.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) } == ["Bakery", "Start"], "\(list.standardOutput)")
+        #expect(try ctl("place", "remove", "START").standardOutput == "place removed: START\n")
+    }
+}
