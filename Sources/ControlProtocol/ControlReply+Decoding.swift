@@ -43,6 +43,7 @@ extension ControlReply {
         case "RECENT": self = .recent(try Self.decode(RecentBody.self, from: value, messageClass).destinations)
         case "ROUTE": self = .route(try Self.decode(RouteBody.self, from: value, messageClass).route)
         case "PLACES": self = .places(try Self.decode(PlacesBody.self, from: value, messageClass).places)
+        case "TRACK": self = .track(try Self.decode(TrackReport.self, from: value, messageClass))
         case "PLACE": self = .placeMarked(try Self.decode(PlaceMarkReport.self, from: value, messageClass))
         case "ERROR":
             let body = try Self.decode(ErrorBody.self, from: value, messageClass)

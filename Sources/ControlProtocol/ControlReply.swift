@@ -10,6 +10,8 @@ public enum ControlReply: Sendable, Hashable {
     case recent([DestinationReport])
     /// `{"class":"ROUTE","route":{…}}`, or `"route":null` when none is loaded; see ``RouteReport``.
     case route(RouteReport?)
+    /// `{"class":"TRACK","points":[…],"next":…}`: a page of the trail; see ``TrackReport``.
+    case track(TrackReport)
     /// `{"class":"PLACES","places":[{"lat":…,"lon":…,"name":…},…]}`, in the order they were made.
     case places([DestinationReport])
     /// `{"class":"PLACE","place":{…},"error":…,"fixes":…}`, for `place mark`; see ``PlaceMarkReport``.
@@ -50,6 +52,8 @@ extension ControlReply: Encodable {
         case .calibration(let report):
             try report.encode(to: encoder)
         case .placeMarked(let report):
+            try report.encode(to: encoder)
+        case .track(let report):
             try report.encode(to: encoder)
         case .route(let report):
             var container = encoder.container(keyedBy: CodingKeys.self)

@@ -19,6 +19,14 @@ extension ControlRequest {
                 fields.name = name
                 fields.waypoints = waypoints.map(PointFields.init)
             }
+        case .track(let action):
+            fields.action = action.name
+            if case .export(let since, let until, let cursor) = action {
+                fields.since = since
+                fields.until = until
+                fields.cursor = cursor
+            }
+        case .back(let minutes): fields.minutes = minutes
         case .place(let action):
             fields.action = action.name
             switch action {
@@ -61,6 +69,8 @@ extension ControlRequest {
         case .go, .goRecent, .goPlace: "go"
         case .route: "route"
         case .place: "place"
+        case .track: "track"
+        case .back: "back"
         case .clear: "clear"
         case .status: "status"
         case .watch: "watch"
@@ -90,6 +100,10 @@ private struct RequestFields: Encodable {
     var radius: Double?
     var replace: Bool?
     var waypoints: [PointFields]?
+    var since: Double?
+    var until: Double?
+    var cursor: String?
+    var minutes: Double?
 }
 
 /// A route's waypoint as sent: `{"lat":…,"lon":…}` with `name` and `radius` only when known,

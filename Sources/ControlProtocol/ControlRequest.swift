@@ -8,6 +8,8 @@
 /// | `{"cmd":"go","place":"Bakery"}` | ``goPlace(_:)`` |
 /// | `{"cmd":"route","action":"next"}` | ``route(_:)`` (see ``RouteAction``) |
 /// | `{"cmd":"place","action":"mark","name":"Car"}` | ``place(_:)`` (see ``PlaceAction``) |
+/// | `{"cmd":"track","action":"export"}` | ``track(_:)`` (see ``TrackAction``) |
+/// | `{"cmd":"back","minutes":30}` | ``back(minutes:)`` |
 /// | `{"cmd":"clear"}` · `{"cmd":"status"}` · `{"cmd":"recent"}` | ``clear``, ``status``, ``recent`` |
 /// | `{"cmd":"watch","enable":true,"hz":2}` | ``watch(enabled:hertz:)`` |
 /// | `{"cmd":"mute","on":true}` | ``mute(_:)`` |
@@ -39,6 +41,14 @@ public enum ControlRequest: Sendable, Hashable {
     case route(RouteAction)
     /// Keep, list, rename or remove named places.
     case place(PlaceAction)
+    /// Export a page of the breadcrumb trail, or forget it.
+    case track(TrackAction)
+    /// Guide back along the trail of the last `minutes` (nil: since the daemon started), as a
+    /// route.
+    case back(minutes: Double?)
+
+    /// The longest `back` may reach into the trail, minutes: a day.
+    public static let maximumBackMinutes = 1440.0
     /// Stop guiding.
     case clear
     /// Report the current state.
@@ -91,6 +101,21 @@ public enum ControlRequest: Sendable, Hashable {
         case "buzz": self = .buzz(try fields.choice("pattern", default: .test))
         case "route": self = .route(try Self.parseRoute(fields))
         case "place": self = .place(try Self.parsePlace(fields))
+        case "track":
+            switch try fields.word("action", among: TrackAction.names, default: "export") {
+            case "clear": self = .track(.clear)
+            default:
+                let since = try fields.number("since", in: 0...1e11)
+                let until = try fields.number("until", in: 0...1e11)
+                let cursor: String?
+                switch fields.object["cursor"] {
+                case nil, .null?: cursor = nil
+                case .string(let text)? where text.utf8.count <= 40: cursor = text
+                default: throw ControlError(.badArgument, "cursor must be the previous page's next")
+                }
+                self = .track(.export(since: since, until: until, cursor: cursor))
+            }
+        case "back": self = .back(minutes: try fields.number("minutes", in: 1...Self.maximumBackMinutes))
         default: throw ControlError(.unknownCommand, "unknown command \"\(command.prefix(40))\"")
         }
     }

@@ -41,6 +41,8 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
         /// `O_EXCL`: with `create`, fail with `EEXIST` if anything, even a symbolic link, is
         /// already at the path.
         public static let exclusive = OpenOptions(rawValue: O_EXCL)
+        /// `O_APPEND`: every write goes to the end of the file.
+        public static let append = OpenOptions(rawValue: O_APPEND)
         /// `O_TRUNC`: empty an existing file.
         public static let truncate = OpenOptions(rawValue: O_TRUNC)
         /// `O_NOFOLLOW`: fail with `ELOOP` if the last component is a symbolic link.

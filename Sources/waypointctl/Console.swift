@@ -5,8 +5,8 @@
 /// Where `waypointctl` writes: results to standard output, diagnostics to standard error.
 enum Console {
     /// Writes one line of results.
-    static func output(_ line: String) {
-        print(line)
+    static func output(_ line: String, terminator: String = "\n") {
+        print(line, terminator: terminator)
     }
 
     /// Writes one diagnostic line, prefixed with the program name as Unix tools do.

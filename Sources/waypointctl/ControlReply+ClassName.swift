@@ -12,6 +12,7 @@ extension ControlReply {
         case .route: "ROUTE"
         case .places: "PLACES"
         case .placeMarked: "PLACE"
+        case .track: "TRACK"
         case .error: "ERROR"
         }
     }

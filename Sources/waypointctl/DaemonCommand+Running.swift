@@ -22,6 +22,14 @@ extension DaemonCommand {
                 Console.error("hold still: averaging \(Presentation.seconds(seconds)) of GPS fixes…")
                 ThreadSleep.sleep(for: .milliseconds(Int64(seconds * 1000)))
             }
+            if case .trackExport(let since, let until) = self {
+                let document = try TrackExport.document(session: session, since: since, until: until)
+                Console.output(GPXWriter.text(document, creator: "waypointctl \(Release.version)"), terminator: "")
+                let points = document.pointCount
+                let segments = document.tracks.first?.segments.count ?? 0
+                Console.error("track: \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")")
+                return .success
+            }
             let received = try session.send(try requestToSend())
             for line in try output(for: received, session: session, hadDestination: hadDestination) {
                 Console.output(line)
@@ -121,6 +129,10 @@ extension DaemonCommand {
             return ["place renamed: \(name) is now \(newName)"]
         case (.place(.remove(let name)), .ok):
             return ["place removed: \(name)"]
+        case (.trackClear, .ok):
+            return ["trail cleared"]
+        case (.back, .route(let report)):
+            return ["guiding back along the trail"] + RouteSummary.lines(for: report, after: self)
         case (.placeMark, .placeMarked(let report)):
             let place = report.place
             return [

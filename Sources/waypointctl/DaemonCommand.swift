@@ -33,9 +33,17 @@ enum DaemonCommand: Equatable {
     /// `place mark NAME [--seconds S] [--radius M] [--replace]`: waits S seconds, then asks
     /// the daemon to average the fixes of those seconds.
     case placeMark(name: String, seconds: Double, radiusMeters: Double?, replacing: Bool)
+    /// `track export [--since TIME] [--until TIME]`: GPX on standard output.
+    case trackExport(since: Double?, until: Double?)
+    /// `track clear`.
+    case trackClear
+    /// `back [--minutes N]`.
+    case back(minutes: Double?)
 
     /// The names of the daemon commands, in the order the help lists them.
-    static let names = ["go", "clear", "status", "watch", "recent", "place", "route", "mute", "buzz", "calibrate"]
+    static let names = [
+        "go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate",
+    ]
 
     /// The request this command sends first.
     var request: ControlRequest {
@@ -57,6 +65,9 @@ enum DaemonCommand: Equatable {
         case .place(let action): .place(action)
         case .placeMark(let name, let seconds, let radius, let replacing):
             .place(.mark(name: name, seconds: seconds, radiusMeters: radius, replacing: replacing))
+        case .trackExport(let since, let until): .track(.export(since: since, until: until, cursor: nil))
+        case .trackClear: .track(.clear)
+        case .back(let minutes): .back(minutes: minutes)
         }
     }
 
@@ -64,9 +75,12 @@ enum DaemonCommand: Equatable {
     /// - Parameters:
     ///   - name: The command, one of ``names``.
     ///   - words: The arguments after it.
+    ///   - now: The time now, POSIX seconds, for `track --since 30m`.
     /// - Returns: The command, and `--socket`'s value when given after the command.
     /// - Throws: `UsageError` naming what is wrong.
-    static func parse(name: String, words: [String]) throws(UsageError) -> (command: DaemonCommand, socket: String?) {
+    static func parse(name: String, words: [String], now: Double = 0) throws(UsageError) -> (
+        command: DaemonCommand, socket: String?
+    ) {
         let socketOption = "--socket"
         switch name {
         case "go":
@@ -76,6 +90,36 @@ enum DaemonCommand: Equatable {
         case "route":
             let arguments = try Arguments(words, valueOptions: ["--name", socketOption], command: name)
             return (try parseRoute(arguments), arguments.value(socketOption))
+        case "track":
+            let arguments = try Arguments(words, valueOptions: ["--since", "--until", socketOption], command: name)
+            switch arguments.positionals {
+            case ["export"]:
+                let since = try arguments.value("--since").map { (text) throws(UsageError) in
+                    try TrackExport.parseTime(text, option: "--since", now: now)
+                }
+                let until = try arguments.value("--until").map { (text) throws(UsageError) in
+                    try TrackExport.parseTime(text, option: "--until", now: now)
+                }
+                return (.trackExport(since: since, until: until), arguments.value(socketOption))
+            case ["clear"]:
+                guard arguments.value("--since") == nil, arguments.value("--until") == nil else {
+                    throw UsageError("--since and --until go with track export", command: name)
+                }
+                return (.trackClear, arguments.value(socketOption))
+            default:
+                throw UsageError("track takes export or clear", command: name)
+            }
+        case "back":
+            let arguments = try Arguments(words, valueOptions: ["--minutes", socketOption], command: name)
+            try arguments.expectNoPositionals()
+            let minutes = try arguments.value("--minutes").map { (text) throws(UsageError) in
+                guard let value = Double(text), value.isFinite, value >= 1, value <= ControlRequest.maximumBackMinutes else {
+                    throw UsageError(
+                        "--minutes '\(text)' is not from 1 to \(Int(ControlRequest.maximumBackMinutes))", command: name)
+                }
+                return value
+            }
+            return (.back(minutes: minutes), arguments.value(socketOption))
         case "place":
             let arguments = try Arguments(
                 words, valueOptions: ["--radius", "--seconds", socketOption], flagOptions: ["--replace"], command: name)

@@ -15,6 +15,8 @@ enum Help {
           recent                       the recent destinations, numbered for go --recent
           place [list|add|mark|rename|remove]   named places: place mark Car keeps where you are
           route [load FILE.gpx|next|previous|reverse|clear]   follow a GPX route waypoint by waypoint
+          back [--minutes N]           guide back along the breadcrumb trail
+          track export|clear           the breadcrumb trail as GPX on standard output, or forget it
           mute on|off                  silence or restore guidance vibration
           buzz [PATTERN]               play a pattern on the motor
           calibrate [ACTION]           magnetometer calibration: start, finish, cancel, status, reset
@@ -89,6 +91,34 @@ enum Help {
                        of averaging improve on one fix only a little, and the error says so)
         --radius M     this place's own arrival distance, \(Int(ControlProtocol.ControlRequest.arrivalRadiusRangeMeters.lowerBound)) to \(Int(ControlProtocol.ControlRequest.arrivalRadiusRangeMeters.upperBound)) metres (default: the config's)
         --replace      replace the place of that name instead of refusing
+        \(socketOption)
+        """
+
+    static let back = """
+        usage: waypointctl back [--minutes N]
+
+        Guide back the way you came: the breadcrumb trail since the daemon started (or of the
+        last N minutes), in reverse, simplified to waypoints about 20 m apart, followed as a
+        route (see 'waypointctl route --help'); the last waypoint is the start of the trail.
+
+        --minutes N    the trail of the last N minutes, 1 to \(Int(ControlProtocol.ControlRequest.maximumBackMinutes))
+        \(socketOption)
+        """
+
+    static let track = """
+        usage: waypointctl track export [--since TIME] [--until TIME] > walk.gpx
+               waypointctl track clear
+
+        While it has a fix the daemon keeps a breadcrumb trail in its state directory: a
+        point every 5 m walked, or every 30 s standing, written once a minute (a power cut
+        loses at most the last minute), at most two files of 4 MiB (days of walking; the
+        oldest goes first). export writes it as GPX 1.1 on standard output: one track, a new
+        segment after a gap or a lost fix, with times, elevation, hdop and satellites; the
+        count of points goes to standard error. clear forgets it.
+
+        --since TIME   from this time: UTC such as 2026-12-02T08:00:00Z, or a time ago
+                       such as 90s, 30m, 2h or 1d
+        --until TIME   up to this time, the same way
         \(socketOption)
         """
 
@@ -249,6 +279,8 @@ enum Help {
         case "calibrate": calibrate
         case "place": place
         case "route": route
+        case "back": back
+        case "track": track
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 import CommandLineSupport
+@preconcurrency import Glibc
 
 /// The command-line client: reads the global options, picks the command and turns its outcome
 /// into an exit status.
@@ -49,7 +50,8 @@ enum Waypointctl {
             case BearingCommand.name: return try BearingCommand.run(rest)
             case DeclinationCommand.name: return try DeclinationCommand.run(rest)
             case _ where DaemonCommand.names.contains(command):
-                let (daemonCommand, commandSocket) = try DaemonCommand.parse(name: command, words: rest)
+                let (daemonCommand, commandSocket) = try DaemonCommand.parse(
+                    name: command, words: rest, now: Double(time(nil)))
                 if globalSocket != nil && commandSocket != nil {
                     throw UsageError("--socket given twice", command: command)
                 }

@@ -78,6 +78,18 @@ private final class FakeHandler: ControlHandler {
             RouteReport(name: name, waypoint: 1, count: waypoints.count, target: waypoints[0], remainingMeters: nil, isFinished: false))
     }
 
+    func track(_ action: TrackAction) async -> Result<TrackReport?, ControlError> {
+        calls.withLock { $0.append("track \(action.name)") }
+        guard case .export(_, _, let cursor) = action else { return .success(nil) }
+        return .success(
+            TrackReport(points: [TrackReport.Point(seconds: 1_782_950_400, latitude: 1, longitude: 2, startsSegment: true)], next: cursor == nil ? "0:42" : nil))
+    }
+
+    func back(minutes: Double?) async -> Result<RouteReport?, ControlError> {
+        calls.withLock { $0.append("back \(minutes.map { "\($0)" } ?? "start")") }
+        return .failure(ControlError(.refused, "no trail"))
+    }
+
     func places() async -> [SavedDestination] {
         [SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 1, longitudeDegrees: 2), name: "Car", arrivalRadiusMeters: 6)]
     }

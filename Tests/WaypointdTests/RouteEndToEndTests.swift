@@ -122,4 +122,64 @@ struct RouteEndToEndTests {
         #expect(list.standardOutput.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) } == ["Bakery", "Start"], "\(list.standardOutput)")
         #expect(try ctl("place", "remove", "START").standardOutput == "place removed: START\n")
     }
+
+    @Test("back: out along a walk, then back along the trail to the start; the trail exported as GPX gpxpy and gpsbabel read alike; SIGKILL loses at most the last minute")
+    func backAndExport() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl"),
+            let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel"),
+            let python = try ExternalTool.find("python3", hint: "apt install python3"),
+            let daemon = try await SimulatedDaemon()
+        else { return }
+        defer { _ = daemon.stop() }
+        func ctl(_ words: String...) throws -> ExternalTool.Output {
+            try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
+        }
+        #expect(try ctl("go", "48.8583", "2.2986", "--name", "far").status == 0)
+        // Out for 65 s (about 60 m), past the trail's first write at 60 s.
+        try await Task.sleep(for: .seconds(65))
+        let back = try ctl("back")
+        #expect(back.status == 0, "\(back.standardOutput)\(back.standardError)")
+        // A straight walk out is one waypoint back: the start.
+        #expect(
+            back.standardOutput.hasPrefix("guiding back along the trail\nroute: back\nwaypoint: 1 of 1: start of the trail, "),
+            "\(back.standardOutput)")
+        // A fresh connection: one quiet for 10 s is closed by the daemon.
+        let client = try ControlClient(path: daemon.socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        let home = try await daemon.waitForStatus(client, seconds: 150) { status in
+            (status["route"] as? [String: Any])?["finished"] as? Bool == true && status["state"] as? String == "arrived"
+        }
+        let fix = try #require(home?["fix"] as? [String: Any], "never back: \(daemon.log)")
+        let (dLat, dLon) = (
+            ((fix["lat"] as? Double ?? 0) - SimulatedDaemon.start.latitude) * 111_200,
+            ((fix["lon"] as? Double ?? 0) - SimulatedDaemon.start.longitude) * 73_200
+        )
+        let eph = fix["eph"] as? Double ?? 0
+        // Arrived means within max(15 m, 2·eph) of the trail's start by the fix; the fix may err by its eph.
+        #expect((dLat * dLat + dLon * dLon).squareRoot() <= max(15, 2 * eph) + eph + 2, "\(fix)")
+
+        let export = try ctl("track", "export")
+        #expect(export.status == 0, "\(export.standardError)")
+        let counted = export.standardError.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }
+        let exported = try #require(counted, "\(export.standardError)")
+        #expect(exported >= 20, "\(export.standardError)")
+        let gpx = daemon.tree.root.appendingPathComponent("trail.gpx").path
+        try export.standardOutput.write(toFile: gpx, atomically: true, encoding: .utf8)
+        let byGpxpy = try ExternalTool.run(
+            python, ["-c", "import sys, gpxpy; g = gpxpy.parse(open(sys.argv[1])); print(sum(len(s.points) for t in g.tracks for s in t.segments))", gpx])
+        #expect(byGpxpy.standardOutput == "\(exported)\n", "\(byGpxpy.standardOutput)\(byGpxpy.standardError)")
+        let csv = daemon.tree.root.appendingPathComponent("trail.csv").path
+        let byGpsbabel = try ExternalTool.run(gpsbabel, ["-t", "-i", "gpx", "-f", gpx, "-o", "unicsv", "-F", csv])
+        // unicsv ends its lines in CRLF.
+        let rows = (try? String(contentsOfFile: csv, encoding: .utf8))?.split(whereSeparator: \.isNewline).count ?? 0
+        #expect(rows == exported + 1, "\(rows) rows; \(byGpsbabel.standardError)\n\(export.standardOutput.prefix(600))")
+
+        // SIGKILL: what the file holds is at most a minute behind.
+        let killed = Date().timeIntervalSince1970
+        kill(daemon.process.processID, SIGKILL)
+        _ = daemon.process.waitForExit()
+        let trail = try String(contentsOfFile: daemon.tree.root.appendingPathComponent("state/trail.log").path, encoding: .utf8)
+        let lastTime = try #require(trail.split(separator: "\n").last?.split(separator: " ").dropFirst().first.flatMap { Double($0) })
+        #expect(killed - lastTime <= 62, "the trail file ends \(killed - lastTime) s before the kill")
+    }
 }

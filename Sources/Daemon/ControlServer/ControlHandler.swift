@@ -61,4 +61,14 @@ public protocol ControlHandler: Sendable {
     /// - Returns: For `mark`, where the place was put and how sure that is; nil for the
     ///   others; or the error to send.
     func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError>
+
+    /// Carries out a `track` request.
+    ///
+    /// - Returns: For `export`, a page of the trail; nil for `clear`; or the error to send.
+    func track(_ action: TrackAction) async -> Result<TrackReport?, ControlError>
+
+    /// Guides back along the trail of the last `minutes` (nil: since the daemon started).
+    ///
+    /// - Returns: The route made of it, or the error to send (`refused` with no trail).
+    func back(minutes: Double?) async -> Result<RouteReport?, ControlError>
 }

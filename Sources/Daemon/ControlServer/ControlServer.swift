@@ -341,6 +341,17 @@ public final class ControlServer: Sendable {
             case .success(let report): return .route(report)
             case .failure(let error): return .error(error)
             }
+        case .track(let action):
+            switch await handler.track(action) {
+            case .success(let report?): return .track(report)
+            case .success(nil): return .ok
+            case .failure(let error): return .error(error)
+            }
+        case .back(let minutes):
+            switch await handler.back(minutes: minutes) {
+            case .success(let report): return .route(report)
+            case .failure(let error): return .error(error)
+            }
         case .place(.list):
             return .places(await handler.places().map(DaemonState.report))
         case .place(let action):

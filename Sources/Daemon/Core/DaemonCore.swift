@@ -26,6 +26,10 @@ public final class DaemonCore: ControlHandler {
     private let store: StateStore
     private let logger: Logger
     private let recorder: Recorder?
+    /// The breadcrumb trail, fed every fix; nil when none is kept (tests).
+    private let trail: TrailStore?
+    /// The last trail error logged, so that a failing card is logged once, not every minute.
+    private let trailError = Mutex<Errno?>(nil)
     private let start: ContinuousClock.Instant
     private let destinationChanged: @Sendable (Coordinate?) -> Void
     private let calibratingChanged: @Sendable (Bool) -> Void
@@ -46,7 +50,7 @@ public final class DaemonCore: ControlHandler {
     ///     tumbles the device meanwhile).
     public init(
         state: DaemonState, player: HapticPlayer<ContinuousClock>, store: StateStore, logger: Logger,
-        recorder: Recorder? = nil, start: ContinuousClock.Instant = .now,
+        recorder: Recorder? = nil, trail: TrailStore? = nil, start: ContinuousClock.Instant = .now,
         destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in },
         calibratingChanged: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
@@ -55,6 +59,7 @@ public final class DaemonCore: ControlHandler {
         self.store = store
         self.logger = logger
         self.recorder = recorder
+        self.trail = trail
         self.start = start
         self.destinationChanged = destinationChanged
         self.calibratingChanged = calibratingChanged
@@ -75,6 +80,7 @@ public final class DaemonCore: ControlHandler {
     /// One fix; any thread. A fix that moves a route on also saves its progress, in the order
     /// of the requests' saves (so on the GPS thread, never the sampling thread).
     public func fix(_ fix: Fix) {
+        if let trail { noteTrail(trail.record(fix, at: seconds())) }
         guard sensor(.fix(fix), at: .now) else { return }
         requests.withLock { _ in
             let now = seconds()
@@ -153,6 +159,23 @@ public final class DaemonCore: ControlHandler {
 
     /// Why gpsd cannot be read (nil once it can): from the GPS client's events.
     public func gpsChanged(problem: String?) { core.withLock { $0.gpsMissing(problem) } }
+
+    /// Logs a trail error when it starts and when it ends, not every minute it lasts.
+    private func noteTrail(_ error: Errno?) {
+        let previous = trailError.withLock { stored in
+            defer { stored = error }
+            return stored
+        }
+        guard previous != error else { return }
+        if let error {
+            logger.error("cannot append to the trail; its points wait in memory", ["error": "\(error)"])
+        } else {
+            logger.notice("the trail is written again")
+        }
+    }
+
+    /// At stop: the waiting trail points appended.
+    public func stop() { if let trail { noteTrail(trail.flush()) } }
 
     // MARK: - Start
 
@@ -267,6 +290,65 @@ public final class DaemonCore: ControlHandler {
     }
 
     public func places() async -> [SavedDestination] { core.withLock { Array($0.saved.places) } }
+
+    public func track(_ action: TrackAction) async -> Result<TrackReport?, ControlError> {
+        guard let trail else { return .failure(ControlError(.refused, "this daemon keeps no trail")) }
+        switch action {
+        case .clear:
+            if let error = trail.clear() { return .failure(ControlError(.internal, "the trail could not be removed: \(error)")) }
+            logger.info("trail cleared")
+            return .success(nil)
+        case .export(let since, let until, let cursorText):
+            var cursor: TrailStore.Cursor?
+            if let cursorText {
+                let parts = cursorText.split(separator: ":")
+                guard parts.count == 2, let rotation = Int(parts[0]), let offset = Int(parts[1]) else {
+                    return .failure(ControlError(.badArgument, "cursor must be the previous page's next"))
+                }
+                cursor = TrailStore.Cursor(rotation: rotation, offset: offset)
+            }
+            do throws(TrailStore.PageError) {
+                let page = try trail.page(
+                    from: cursor, since: since ?? -.infinity, until: until ?? .infinity, limit: TrackAction.pagePoints)
+                return .success(
+                    TrackReport(
+                        points: page.points.map(Self.report), next: page.next.map { "\($0.rotation):\($0.offset)" }))
+            } catch {
+                return .failure(ControlError(.refused, "the trail was rotated or cleared during the export; export again"))
+            }
+        }
+    }
+
+    private static func report(_ point: TrailPoint) -> TrackReport.Point {
+        TrackReport.Point(
+            seconds: point.utcSeconds, latitude: point.coordinate.latitudeDegrees, longitude: point.coordinate.longitudeDegrees,
+            elevationMeters: point.elevationMeters, horizontalErrorMeters: point.horizontalErrorMeters, hdop: point.hdop,
+            satellites: point.satellites, startsSegment: point.startsSegment)
+    }
+
+    public func back(minutes: Double?) async -> Result<RouteReport?, ControlError> {
+        guard let trail else { return .failure(ControlError(.refused, "this daemon keeps no trail")) }
+        let since = minutes.map { (trail.latestSeconds ?? 0) - $0 * 60 } ?? trail.sessionStartSeconds ?? .infinity
+        var points: [TrailPoint] = []
+        var cursor: TrailStore.Cursor?
+        repeat {
+            guard let page = try? trail.page(from: cursor, since: since, limit: TrackAction.pagePoints) else {
+                return .failure(ControlError(.refused, "the trail was rotated or cleared meanwhile; try again"))
+            }
+            points += page.points
+            cursor = page.next
+        } while cursor != nil
+        let waypoints = BackRoute.waypoints(from: points.map(\.coordinate))
+        guard !waypoints.isEmpty else {
+            return .failure(
+                ControlError(
+                    .refused,
+                    minutes == nil
+                        ? "no trail since the daemon started: it keeps one while it has a fix; try back --minutes N"
+                        : "no trail in the last \(DecimalFormat.fixed(minutes ?? 0, fractionDigits: 0)) minutes"))
+        }
+        return request { $0.route(.load(name: "back", waypoints: waypoints), at: $1) }
+    }
 
     public func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError> {
         request { $0.place(action, at: $1) }

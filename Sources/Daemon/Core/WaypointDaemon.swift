@@ -108,6 +108,7 @@ public enum WaypointDaemon {
             startProblems: report.entries.filter(\.isProblem).map(\.description))
         let core = DaemonCore(
             state: state, player: player, store: store, logger: logger, recorder: recorder,
+            trail: TrailStore(directory: store.directory),
             destinationChanged: { destination in
                 walker?.walker.withLock { $0.destination = destination }
                 // Back to the full sampling rate at once: the first cue needs a fresh heading.
@@ -239,6 +240,7 @@ public enum WaypointDaemon {
             server.stop()
             group.cancelAll()
         }
+        core.stop()
         deadline.disarm()
         return .success
     }
