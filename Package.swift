@@ -88,7 +88,8 @@ let package = Package(
             ]),
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"], exclude: ["Data"]),
         .testTarget(
-            name: "WaypointctlTests", dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "TestSupport", "waypointctl"]),
+            name: "WaypointctlTests",
+            dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -153,3 +153,50 @@ struct ControlProtocolTests {
         #expect(list[0]["lat"] as? Double == 1)
     }
 }
+
+/// The requests of issue 19 on the wire: each written as a client writes it reads back as the
+/// same request, and wrong arguments are named.
+@Suite("Control protocol: routes, places, tracks")
+struct RoutePlaceTrackRequestTests {
+    static let requests: [ControlRequest] = [
+        .goPlace("Bakery"), .route(.show), .route(.next), .route(.previous), .route(.reverse), .route(.clear),
+        .route(.load(name: "Loop", waypoints: [
+            DestinationReport(latitude: 1, longitude: 2, name: "A", radiusMeters: 10), DestinationReport(latitude: -3, longitude: 4),
+        ])),
+        .place(.list), .place(.add(DestinationReport(latitude: 48.86, longitude: 2.29, name: "Bakery", radiusMeters: 8), replacing: true)),
+        .place(.mark(name: "Car", seconds: 5, radiusMeters: nil, replacing: false)), .place(.rename("Car", to: "Old car")),
+        .place(.remove("Car")), .track(.export(since: 1_782_950_400, until: nil, cursor: "0:42")), .track(.clear),
+        .back(minutes: 30), .back(minutes: nil),
+    ]
+
+    @Test("each new request round-trips through its line", arguments: requests)
+    func roundTrip(request: ControlRequest) throws {
+        #expect(try ControlRequest(line: request.line.dropLast()) == request)
+    }
+
+    static func refusal(_ line: String) -> String? {
+        do throws(ControlError) {
+            _ = try ControlRequest(line: Array(line.utf8))
+            return nil
+        } catch {
+            return "\(error.code.rawValue): \(error.message)"
+        }
+    }
+
+    @Test("wrong arguments are named: a radius out of range, a waypoint without lon, 1001 waypoints, both place and lat")
+    func refusals() {
+        #expect(Self.refusal(#"{"cmd":"place","action":"add","name":"A","lat":1,"lon":2,"radius":1}"#) == "bad-argument: radius 1.0 is outside [2, 1000]")
+        #expect(Self.refusal(#"{"cmd":"place","action":"add","lat":1,"lon":2}"#) == "bad-argument: name is required")
+        #expect(Self.refusal(#"{"cmd":"route","action":"load","waypoints":[{"lat":1}]}"#) == "bad-argument: waypoints[0].lon is required")
+        let many = "[" + Array(repeating: #"{"lat":1,"lon":2}"#, count: 1001).joined(separator: ",") + "]"
+        #expect(Self.refusal(#"{"cmd":"route","action":"load","waypoints":\#(many)}"#) == "bad-argument: a route needs 1 to 1000 waypoints; this one has 1001")
+        #expect(Self.refusal(#"{"cmd":"go","place":"A","lat":1,"lon":2}"#) == "bad-argument: give one of place, recent, or lat and lon")
+        #expect(Self.refusal(#"{"cmd":"route","action":"fly"}"#) == "bad-argument: action must be one of: show, load, next, previous, reverse, clear")
+        #expect(Self.refusal(#"{"cmd":"back","minutes":0}"#) == "bad-argument: minutes 0.0 is outside [1, 1440]")
+        // A 1000-waypoint route fits one request line.
+        let route = ControlRequest.route(.load(name: nil, waypoints: (0..<1000).map {
+            DestinationReport(latitude: 48.8 + Double($0) * 1e-4, longitude: 2.29 + Double($0) * 1e-4)
+        }))
+        #expect(route.line.count <= LineFramer.defaultMaximumLineLength)
+    }
+}
