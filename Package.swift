@@ -63,7 +63,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "waypoint-bench",
-            dependencies: ["Geodesy", "Geomagnetism", "Heading", "Guidance", "Haptics", "Simulation"]),
+            dependencies: [
+                "ControlProtocol", "Daemon", "Geodesy", "Geomagnetism", "GPX", "Heading", "Guidance", "Haptics", "Simulation",
+            ]),
 
         // Shared test helpers; only test targets may depend on this.
         .target(name: "TestSupport", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism", "Haptics", "Simulation"]),

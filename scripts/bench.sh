@@ -25,6 +25,9 @@ LD_PRELOAD="$preload" "$bin/waypoint-bench"
 for set in short long; do
     "$bin/waypoint-bench" geodesic "$work/$set.tsv" | sed "s/^geodesic.inverse.file/geodesic.inverse.table-$set/"
 done
+# GPX import and trail export, each in its own process so its peak memory is its own.
+"$bin/waypoint-bench" gpx-import
+"$bin/waypoint-bench" trail-export
 
 if command -v g++ >/dev/null 2>&1 && [ -f /usr/include/GeographicLib/Geodesic.hpp ]; then
     g++ -O2 -o "$work/geographiclib-inverse" "$root/scripts/bench/geographiclib-inverse.cpp" -lGeographicLib

@@ -1,6 +1,8 @@
 // waypoint-bench: speed of the navigation math, one metric per line (`name value unit`).
 //   waypoint-bench                  every built-in metric
 //   waypoint-bench geodesic FILE    the inverse over the first four columns of FILE's rows
+//   waypoint-bench gpx-import       reading a 10 000-point GPX track into a route (its own process: its peak memory)
+//   waypoint-bench trail-export     exporting a 100 000-point trail as GPX (likewise)
 @preconcurrency import Glibc
 import Dispatch
 import Geodesy
@@ -64,6 +66,7 @@ func runBuiltIn() {
         },
         "ns/op")
     runHeading()
+    RouteBench.runGuiding()
     runHaptics()
     if let kilobytes = Benchmark.peakResidentKilobytes() {
         Benchmark.report("process.peak_rss", Double(kilobytes), "kB")
@@ -174,7 +177,11 @@ case 0:
     runBuiltIn()
 case 2 where arguments[0] == "geodesic":
     exit(runFile(arguments[1]))
+case 1 where arguments[0] == "gpx-import":
+    RouteBench.runImport()
+case 1 where arguments[0] == "trail-export":
+    RouteBench.runExport()
 default:
-    fputs("usage: waypoint-bench [geodesic FILE]\n", stderr)
+    fputs("usage: waypoint-bench [geodesic FILE | gpx-import | trail-export]\n", stderr)
     exit(64)
 }
