@@ -96,8 +96,7 @@ enum CompassFrame {
     private static func header(_ status: StatusReport) -> String {
         guard let heading = shownHeading(status) else { return "heading unknown" }
         let whole = String(Presentation.wholeDegrees(heading))
-        let direction = Presentation.shortDirection(degrees: heading)
-        let point = direction.split(separator: " ").dropFirst().joined()
+        let point = Presentation.compassPoint(degrees: heading) ?? ""
         return "heading " + String(repeating: " ", count: max(0, 3 - whole.count)) + whole + "° " + point
             + (status.heading.isReliable ? "" : " (unreliable)")
     }
@@ -171,10 +170,10 @@ enum CompassFrame {
         // distance and the turn, which matter most to someone walking.
         var forms = [distance + turn]
         if let bearing = status.bearingDegrees {
-            let direction = Presentation.shortDirection(degrees: bearing)
-            let point = direction.split(separator: " ").dropFirst().joined()
-            forms.insert(distance + " at " + point + turn, at: 0)
-            forms.insert(distance + " at " + direction + turn, at: 0)
+            if let point = Presentation.compassPoint(degrees: bearing) {
+                forms.insert(distance + " at " + point + turn, at: 0)
+            }
+            forms.insert(distance + " at " + Presentation.shortDirection(degrees: bearing) + turn, at: 0)
         }
         let position = forms.first { $0.count <= width } ?? forms[forms.count - 1]
         guard let name = destination.name, !name.isEmpty else { return position }

@@ -208,11 +208,14 @@ enum DaemonCommand: Equatable {
         }
     }
 
-    /// Whether `text`, which is no coordinate, reads as a name: it has a letter that neither a
-    /// hemisphere (N S E W) nor `geo:` would explain.
+    /// Whether `text`, which is no coordinate, reads as a name: a word of it has a letter that
+    /// neither a hemisphere (N S E W), `geo:` nor a number's spelling (`nan`, `inf`) explains.
     static func isPlaceName(_ text: String) -> Bool {
-        let body = text.lowercased().hasPrefix("geo:") ? "" : text
-        return body.unicodeScalars.contains { $0.properties.isAlphabetic && !"NSEWnsew".unicodeScalars.contains($0) }
+        guard !text.lowercased().hasPrefix("geo:") else { return false }
+        return text.split(whereSeparator: \.isWhitespace).contains { word in
+            Double(word) == nil
+                && word.unicodeScalars.contains { $0.properties.isAlphabetic && !"NSEWnsew".unicodeScalars.contains($0) }
+        }
     }
 
     private static func placeName(_ text: String, what: String, command: String) throws(UsageError) -> String {

@@ -40,8 +40,13 @@ extension Presentation {
     /// `45° NE`: the short form, for the compass display and one-line updates.
     static func shortDirection(degrees: Double) -> String {
         let whole = wholeDegrees(degrees)
-        guard let point = CompassPoint(bearingDegrees: Double(whole)) else { return "\(whole)°" }
-        return "\(whole)° \(point.abbreviation)"
+        guard let point = compassPoint(degrees: degrees) else { return "\(whole)°" }
+        return "\(whole)° \(point)"
+    }
+
+    /// `NE`: the compass point of a direction rounded as ``wholeDegrees(_:)`` rounds it.
+    static func compassPoint(degrees: Double) -> String? {
+        CompassPoint(bearingDegrees: Double(wholeDegrees(degrees)))?.abbreviation
     }
 
     /// A direction rounded to whole degrees in 0…359 (359.6° is north's 0°).

@@ -26,6 +26,12 @@ enum StatusSummary {
             lines.append("distance: \(status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "unknown")")
             lines.append("bearing: \(status.bearingDegrees.map { Presentation.direction(degrees: $0) } ?? "unknown")")
             lines.append("turn: \(status.errorDegrees.map { Presentation.turn(errorDegrees: $0) } ?? "unknown")")
+            if let route = status.route {
+                let remaining = route.remainingMeters.map { ", \(Presentation.distance(meters: $0)) to the end" } ?? ""
+                lines.append(
+                    "route: \(route.name.map { $0 + ", " } ?? "")waypoint \(route.waypoint) of \(route.count)"
+                        + (route.isFinished ? ", finished" : remaining))
+            }
         } else {
             lines.append("destination: none")
         }

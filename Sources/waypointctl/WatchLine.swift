@@ -21,6 +21,7 @@ enum WatchLine {
             if let bearing = status.bearingDegrees { target += " at \(Presentation.shortDirection(degrees: bearing))" }
             if let error = CompassFrame.shownError(status) { target += ", \(Presentation.turn(errorDegrees: error))" }
             parts.append(target)
+            if let route = status.route { parts.append("waypoint \(route.waypoint) of \(route.count)") }
         } else {
             parts.append("no destination")
         }

@@ -275,6 +275,23 @@ struct PlainWatchFilterTests {
         #expect(filter.line(for: status, atSeconds: 2) == nil)
     }
 
+    @Test("muting and a route moving on are printed at once too")
+    func muteAndRoute() {
+        var filter = PlainWatchFilter()
+        var status = CompassFrameTests.guiding(headingDegrees: 45)
+        status.isMuted = false
+        #expect(filter.line(for: status, atSeconds: 0) != nil)
+        status.isMuted = true
+        #expect(filter.line(for: status, atSeconds: 0.5)?.hasSuffix("motor muted") == true)
+        status.route = RouteReport(
+            name: "Loop", waypoint: 2, count: 5, target: DestinationReport(latitude: 1, longitude: 2), remainingMeters: 500,
+            isFinished: false)
+        #expect(filter.line(for: status, atSeconds: 1)?.contains("; waypoint 2 of 5; ") == true)
+        status.route?.waypoint = 3
+        #expect(filter.line(for: status, atSeconds: 1.5) != nil)
+        #expect(filter.line(for: status, atSeconds: 2) == nil)
+    }
+
     @Test("no turn hint unless guiding; no heading shown in no-heading")
     func noHint() {
         var status = CompassFrameTests.guiding(headingDegrees: 45)

@@ -160,7 +160,7 @@ struct DaemonUsageTests {
             (["mute", "yes"], "mute takes on or off, not 'yes'", "mute"),
             (
                 ["buzz", "loud"],
-                "unknown pattern 'loud' (one of: accepted, arrived, gps-lost, heading-unreliable, calibrated, test)",
+                "unknown pattern 'loud' (one of: accepted, arrived, waypoint-reached, gps-lost, heading-unreliable, calibrated, test)",
                 "buzz"
             ),
             (["buzz", "test", "arrived"], "buzz takes one pattern", "buzz"),

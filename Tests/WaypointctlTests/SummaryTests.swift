@@ -30,6 +30,18 @@ struct SummaryTests {
             ])
     }
 
+    @Test("status on a route: which waypoint of how many, and the distance to the end")
+    func statusOnRoute() {
+        var status = ReplyDecodingTests.fullStatus
+        status.route = RouteReport(
+            name: "Seine walk", waypoint: 2, count: 5, target: DestinationReport(latitude: 48.8584, longitude: 2.2945),
+            remainingMeters: 1234, isFinished: false)
+        #expect(StatusSummary.lines(for: status).contains("route: Seine walk, waypoint 2 of 5, 1.23 km to the end"))
+        status.route?.isFinished = true
+        status.route?.name = nil
+        #expect(StatusSummary.lines(for: status).contains("route: waypoint 2 of 5, finished"))
+    }
+
     @Test("status when idle and unknown: no destination lines, and 'unknown' rather than a blank")
     func statusIdle() {
         #expect(

@@ -15,7 +15,7 @@ struct WaypointdUsageTests {
             (["check", "extra"], "check takes no arguments; got 'extra'", "check"),
             (["check", "--gps-timeout", "-1"], "--gps-timeout needs a number of seconds", "check"),
             (["gps", "--count", "-3"], "--count '-3' is not a positive whole number", "gps"),
-            (["gps", "--server", "host:99999"], "", "gps"),
+            (["gps", "--server", "host:99999"], "bad gpsd address 'host:99999': the port '99999' is not a number from 1 to 65535", "gps"),
             (["replay"], "replay needs exactly one FILE", "replay"),
             (["replay", "a.jsonl", "b.jsonl"], "replay needs exactly one FILE", "replay"),
             (["motor-test", "--force"], "unknown option '--force' for 'motor-test'", "motor-test"),
