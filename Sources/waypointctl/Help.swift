@@ -128,8 +128,8 @@ enum Help {
                waypointctl route next|previous|reverse|clear
 
         Follow a route waypoint by waypoint. load reads a GPX 1.1 or 1.0 file (from OsmAnd,
-        Komoot, gpx.studio, gpsbabel…): its first route (rte), else its waypoints (wpt) in
-        order, else its first track simplified to waypoints about 20 m or more apart. The
+        Komoot, gpx.studio, gpsbabel…): its first route (rte), else its first track
+        simplified to waypoints about 20 m or more apart, else its waypoints (wpt) in order. The
         daemon guides to each waypoint in turn and moves on when you reach it or clearly pass
         it, with the waypoint-reached pattern (long, short); arrived plays only at the last.
         The route and how far you are survive a restart of the daemon.

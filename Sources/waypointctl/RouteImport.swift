@@ -4,9 +4,11 @@ import Geodesy
 import Guidance
 
 /// A GPX file as a route for the daemon (`route load`): its first route (`rte`), else its
-/// waypoints (`wpt`) in file order, else its first track simplified to waypoints
-/// (``TrackSimplifier``): what map apps export for each of "a planned route", "a list of
-/// stops" and "a line drawn or walked". Pure.
+/// first track simplified to waypoints (``TrackSimplifier``), else its waypoints (`wpt`) in
+/// file order: what map apps export for each of "a planned route", "a line drawn or walked"
+/// and "a list of stops". A track wins over waypoints because in real files that have both
+/// (a recorded hike with two points of interest, from gpxpy's test files) the waypoints mark
+/// places along the way, not the way. Pure.
 enum RouteImport {
     /// What was taken from the file.
     struct Route: Equatable {
@@ -34,9 +36,6 @@ enum RouteImport {
         if let route = document.routes.first(where: { !$0.points.isEmpty }) {
             return try make(route.name ?? document.name, route.points, source: "route \(quoted(route.name))\(route.points.count) points")
         }
-        if !document.waypoints.isEmpty {
-            return try make(document.name, document.waypoints, source: "\(document.waypoints.count) waypoints")
-        }
         if let track = document.tracks.first(where: { $0.segments.contains { !$0.isEmpty } }) {
             let points = track.segments.flatMap { $0 }
             let kept = TrackSimplifier.simplify(
@@ -44,6 +43,9 @@ enum RouteImport {
             return try make(
                 track.name ?? document.name, kept.map { points[$0] },
                 source: "track \(quoted(track.name))\(points.count) points, simplified to \(kept.count)")
+        }
+        if !document.waypoints.isEmpty {
+            return try make(document.name, document.waypoints, source: "\(document.waypoints.count) waypoints")
         }
         throw .empty
     }

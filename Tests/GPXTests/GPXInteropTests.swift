@@ -175,4 +175,22 @@ struct GPXInteropTests {
             #expect(point.time == other.time, "\(point) vs \(other)")
         }
     }
+
+    /// Real-world files (gpxpy's test files, Apache 2.0; see Data/gpxpy/README.md).
+    static let realFiles = [
+        "Mojstrovka.gpx", "korita-zbevnica.gpx", "route.gpx", "gpx1.0_with_all_fields.gpx", "unicode_with_bom.gpx",
+        "track-with-empty-segment.gpx",
+    ]
+
+    @Test("real-world files (recorded hikes, a route, a BOM, an empty segment) read with the points gpxpy reads", arguments: realFiles)
+    func realWorld(name: String) throws {
+        guard let tools = try Self.tools() else { return }
+        let file = TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/\(name)")
+        let document = try GPXReader.read(Array(try Data(contentsOf: file)))
+        let (counts, points) = Self.ourPoints(document)
+        let oracle = try Self.gpxpyPoints(tools, file)
+        #expect(counts == oracle.counts, "\(name)")
+        #expect(counts.reduce(0, +) > 0, "\(name): \(counts)")
+        Self.expectSame(points, oracle.points, name)
+    }
 }

@@ -17,15 +17,17 @@ struct RouteImportTests {
         try GPXReader.read(Array(#"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">\#(body)</gpx>"#.utf8))
     }
 
-    @Test("a route wins over waypoints, waypoints over a track; an empty file says so; names are made printable")
+    @Test("a route wins over a track, a track over waypoints; an empty file says so; names are made printable")
     func choice() throws {
         let both = try Self.document(
             #"<wpt lat="1" lon="2"><name>W</name></wpt><rte><name>R</name><rtept lat="3" lon="4"><name>A&#x202E;&#x85;B</name></rtept><rtept lat="3.001" lon="4"/></rte>"#)
         let route = try RouteImport.route(from: both)
         #expect(route.name == "R" && route.source == #"route "R" 2 points"#)
         #expect(route.waypoints.map(\.name) == ["AB", nil])
-        let stops = try RouteImport.route(from: Self.document(#"<wpt lat="1" lon="2"><name>W</name></wpt><trk><trkseg><trkpt lat="5" lon="6"/></trkseg></trk>"#))
-        #expect(stops.source == "1 waypoints" && stops.waypoints == [DestinationReport(latitude: 1, longitude: 2, name: "W")])
+        let walked = try RouteImport.route(from: Self.document(#"<wpt lat="1" lon="2"><name>W</name></wpt><trk><trkseg><trkpt lat="5" lon="6"/></trkseg></trk>"#))
+        #expect(walked.source == "track 1 points, simplified to 1" && walked.waypoints == [DestinationReport(latitude: 5, longitude: 6)])
+        let stops = try RouteImport.route(from: Self.document(#"<wpt lat="1" lon="2"><name>W</name></wpt><wpt lat="1.001" lon="2"/>"#))
+        #expect(stops.source == "2 waypoints" && stops.waypoints.first == DestinationReport(latitude: 1, longitude: 2, name: "W"))
         #expect(throws: RouteImport.Failure.empty) { try RouteImport.route(from: Self.document("<trk><trkseg/></trk>")) }
         #expect(RouteImport.cleanName(String(repeating: "é", count: 150))?.count == PlaceName.maximumLength)
         #expect(RouteImport.cleanName("\u{202E}\u{7}") == nil)
@@ -59,6 +61,17 @@ struct RouteImportTests {
             let chord = zip(coordinates, coordinates.dropFirst()).map { Self.crossTrack(here, $0, $1) }.min() ?? .infinity
             #expect(min(nearest, chord) <= 30, "\(point) is \(min(nearest, chord)) m from the route")
         }
+    }
+
+    @Test(
+        "real-world files become routes: the route of a route file, a recorded hike's track simplified",
+        arguments: [("route.gpx", "route "), ("Mojstrovka.gpx", "track "), ("korita-zbevnica.gpx", "track "), ("unicode_with_bom.gpx", "")])
+    func realWorld(name: String, source: String) throws {
+        let file = TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/\(name)")
+        let route = try RouteImport.route(from: GPXReader.read(Array(try Data(contentsOf: file))))
+        #expect(!route.waypoints.isEmpty && route.waypoints.count <= ControlRequest.maximumRouteWaypoints, "\(name)")
+        #expect(route.source.hasPrefix(source), "\(name): \(route.source)")
+        #expect(ControlRequest.route(.load(name: route.name, waypoints: route.waypoints)).line.count <= LineFramer.defaultMaximumLineLength)
     }
 
     /// The distance from `point` to the segment `a`–`b`, metres, on a local flat Earth.
