@@ -17,6 +17,13 @@ UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR  ?= /usr/lib/sysusers.d
 CONFDIR       = /etc/waypointd
 DOCDIR        = $(PREFIX)/share/doc/waypointd
+MANDIR        = $(PREFIX)/share/man
+# bash-completion loads completions on demand from here (XDG_DATA_DIRS holds /usr/local/share).
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+# The man pages, built into MAN_BUILD by `make man`: waypointd.conf(5) is generated from the
+# shipped config file (scripts/man-conf.sh), the others are mdoc as written.
+MAN_BUILD     = .build/man
+MAN_PAGES     = man1/waypointctl.1 man5/waypointd.conf.5 man8/waypointd.8
 # Where install-files takes the programs from: the static release build by default; tests pass
 # the debug build (BIN=.build/debug) to skip the long release build.
 BIN          ?= $(RELEASE_BIN)
@@ -26,11 +33,13 @@ INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl \
                 $(UNITDIR)/waypointd.service $(UNITDIR)/waypointd.socket \
                 $(SYSUSERSDIR)/waypointd.conf \
                 $(CONFDIR)/waypointd.conf \
-                $(DOCDIR)/README.md $(DOCDIR)/waypointd.conf
+                $(DOCDIR)/README.md $(DOCDIR)/waypointd.conf $(DOCDIR)/LICENSE \
+                $(addprefix $(MANDIR)/,$(MAN_PAGES)) \
+                $(COMPLETIONDIR)/waypointctl $(COMPLETIONDIR)/waypointd
 # The checked-in units are those of the default PREFIX; installing rewrites their paths.
 UNIT_PATHS    = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/waypointd/|$(DOCDIR)/|g'
 
-.PHONY: all deps build test fuzz soak demo bench install install-files release uninstall print-install-files clean
+.PHONY: all deps build test fuzz soak demo bench install install-files release uninstall print-install-files man clean
 
 all: build
 
@@ -83,6 +92,14 @@ bench:
 	$(SWIFT) build -c release --static-swift-stdlib --product waypointctl
 	@scripts/bench.sh $(RELEASE_BIN)
 
+## man: the man pages into .build/man, linted with mandoc (warnings are errors)
+man:
+	@mkdir -p $(MAN_BUILD)/man1 $(MAN_BUILD)/man5 $(MAN_BUILD)/man8
+	cp man/waypointctl.1 $(MAN_BUILD)/man1/waypointctl.1
+	cp man/waypointd.8 $(MAN_BUILD)/man8/waypointd.8
+	scripts/man-conf.sh > $(MAN_BUILD)/man5/waypointd.conf.5
+	mandoc -Tlint -Wwarning $(addprefix $(MAN_BUILD)/,$(MAN_PAGES))
+
 ## install: static release build, then install-files (PREFIX=/usr/local, DESTDIR= for staging)
 install: release install-files
 
@@ -93,8 +110,13 @@ release:
 
 ## install-files: copy the built programs from $(BIN), units, sysusers, config and docs; an
 ## existing $(CONFDIR)/waypointd.conf is kept
-install-files:
+install-files: man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	for page in $(MAN_PAGES); do install -m 0644 $(MAN_BUILD)/$$page $(DESTDIR)$(MANDIR)/$$page; done
+	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/LICENSE
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	for program in $(PROGRAMS); do install -m 0644 completion/$$program.bash $(DESTDIR)$(COMPLETIONDIR)/$$program; done
 	for program in $(PROGRAMS); do install -m 0755 $(BIN)/$$program $(DESTDIR)$(BINDIR)/$$program; done
 	for unit in waypointd.service waypointd.socket; do \
 	    $(UNIT_PATHS) systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
@@ -110,6 +132,7 @@ uninstall:
 	elif test -e $(DESTDIR)$(CONFDIR)/waypointd.conf; then echo "uninstall: keeping the edited $(DESTDIR)$(CONFDIR)/waypointd.conf"; fi
 	rm -f $(addprefix $(DESTDIR),$(filter-out $(CONFDIR)/waypointd.conf,$(INSTALL_FILES)))
 	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR) 2>/dev/null || true
 
 ## print-install-files: the installed paths, one a line (without DESTDIR)
 print-install-files:

@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-        .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"]),
+        .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "Simulation", "TestSupport"]),
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),

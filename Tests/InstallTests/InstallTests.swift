@@ -73,7 +73,7 @@ struct InstallTests {
         defer { try? FileManager.default.removeItem(at: stage) }
         guard let listed = try Self.make(["print-install-files"]) else { return }
         let expected = listed.standardOutput.split(separator: "\n").map(String.init)
-        #expect(expected.count == 8)
+        #expect(expected.count == 14)
         #expect(try Self.readmeList() == expected)
 
         _ = try Self.make(["install-files", "DESTDIR=\(stage.path)", "BIN=\(programs.path)"])
