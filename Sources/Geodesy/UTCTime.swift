@@ -32,6 +32,16 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `iso8601`.
     public var description: String { iso8601 }
 
+    /// The instant as POSIX seconds in one number (to about a microsecond today): what the
+    /// trail stores and the protocol sends.
+    public var posixSeconds: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+
+    /// The instant of `posixSeconds`, to the millisecond (what ``iso8601`` writes).
+    public init(posixSeconds: Double) {
+        let whole = posixSeconds.rounded(.down)
+        self.init(seconds: Int64(whole), nanoseconds: Int64(((posixSeconds - whole) * 1000).rounded()) * 1_000_000)
+    }
+
     /// The instant as a decimal year for the magnetic model: year + (day of year − 1 + fraction of
     /// the day) / days in the year, NOAA's convention.
     public var decimalYear: Double {

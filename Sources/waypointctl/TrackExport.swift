@@ -23,7 +23,8 @@ enum TrackExport {
             for point in page.points {
                 let gpx = GPXPoint(
                     latitudeDegrees: point.latitude, longitudeDegrees: point.longitude, elevationMeters: point.elevationMeters,
-                    time: time(point.seconds), satellites: point.satellites, horizontalDilution: point.hdop)
+                    time: UTCTime(posixSeconds: point.seconds).iso8601, satellites: point.satellites,
+                    horizontalDilution: point.hdop)
                 if point.startsSegment || segments.isEmpty { segments.append([]) }
                 segments[segments.count - 1].append(gpx)
             }
@@ -36,16 +37,10 @@ enum TrackExport {
         return GPXDocument(tracks: segments.isEmpty ? [] : [GPXTrack(name: "waypointd trail", segments: segments)])
     }
 
-    /// POSIX seconds as ISO 8601 UTC with milliseconds.
-    static func time(_ seconds: Double) -> String {
-        let whole = seconds.rounded(.down)
-        return UTCTime(seconds: Int64(whole), nanoseconds: Int64(((seconds - whole) * 1000).rounded()) * 1_000_000).iso8601
-    }
-
     /// Reads `--since`/`--until`: ISO 8601 UTC (`2026-12-02T08:00:00Z`), or a time ago:
     /// `90s`, `30m`, `2h`, `1d`, counted from `now` (POSIX seconds).
     static func parseTime(_ text: String, option: String, now: Double) throws(UsageError) -> Double {
-        if let time = UTCTime(iso8601: text) { return Double(time.seconds) + Double(time.nanoseconds) / 1e9 }
+        if let time = UTCTime(iso8601: text) { return time.posixSeconds }
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount.isFinite, amount >= 0 {
             return now - amount * unit

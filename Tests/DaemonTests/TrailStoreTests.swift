@@ -135,6 +135,9 @@ struct TrailStoreTests {
         let middle = try store.page(from: nil, since: Double(Self.epoch + 100), until: Double(Self.epoch + 200), limit: 1000).points
         #expect(middle.count == 26 && middle.allSatisfy { $0.utcSeconds >= Double(Self.epoch + 100) && $0.utcSeconds <= Double(Self.epoch + 200) }, "\(middle.count)")
         #expect(store.sessionStartSeconds == Double(Self.epoch))
+        // back's one reading gives what the pages give.
+        let pages = try store.page(from: nil, since: Double(Self.epoch + 100), limit: 100_000).points
+        #expect(store.points(since: Double(Self.epoch + 100)) == pages && pages.count > 100)
         #expect(store.clear() == nil)
         #expect(try Self.allPoints(store).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)

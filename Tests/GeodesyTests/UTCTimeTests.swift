@@ -43,4 +43,12 @@ struct UTCTimeTests {
         #expect(abs(UTCTime(seconds: 1_861_876_800).decimalYear - (2028 + 365.5 / 366)) < 1e-12)
         #expect(UTCTime(seconds: 1_735_689_600).decimalYear == 2025)
     }
+
+    @Test("POSIX seconds as one number, and back to the millisecond")
+    func posixSeconds() {
+        #expect(UTCTime(seconds: 1_782_950_400, nanoseconds: 250_000_000).posixSeconds == 1_782_950_400.25)
+        #expect(UTCTime(posixSeconds: 1_782_950_400.25).iso8601 == "2026-07-02T00:00:00.250Z")
+        #expect(UTCTime(posixSeconds: 1_782_950_400.9996).iso8601 == "2026-07-02T00:00:01.000Z")
+        #expect(UTCTime(posixSeconds: -0.5) == UTCTime(seconds: -1, nanoseconds: 500_000_000))
+    }
 }

@@ -329,16 +329,7 @@ public final class DaemonCore: ControlHandler {
     public func back(minutes: Double?) async -> Result<RouteReport?, ControlError> {
         guard let trail else { return .failure(ControlError(.refused, "this daemon keeps no trail")) }
         let since = minutes.map { (trail.latestSeconds ?? 0) - $0 * 60 } ?? trail.sessionStartSeconds ?? .infinity
-        var points: [TrailPoint] = []
-        var cursor: TrailStore.Cursor?
-        repeat {
-            guard let page = try? trail.page(from: cursor, since: since, limit: TrackAction.pagePoints) else {
-                return .failure(ControlError(.refused, "the trail was rotated or cleared meanwhile; try again"))
-            }
-            points += page.points
-            cursor = page.next
-        } while cursor != nil
-        let waypoints = BackRoute.waypoints(from: points.map(\.coordinate))
+        let waypoints = BackRoute.waypoints(from: trail.points(since: since).map(\.coordinate))
         guard !waypoints.isEmpty else {
             return .failure(
                 ControlError(

@@ -184,6 +184,16 @@ public final class TrailStore: Sendable {
         return bytes
     }
 
+    /// Every point with a time from `since` on, oldest first, from one reading of the files
+    /// (at most two of ``Limits/fileBytes`` and a flush): what `back` walks, where paging
+    /// would read the files once a page.
+    public func points(since: Double) -> [TrailPoint] {
+        let bytes = state.withLock { stream($0) }
+        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            TrailPoint(line: Substring(decoding: line, as: UTF8.self)).flatMap { $0.utcSeconds >= since ? $0 : nil }
+        }
+    }
+
     /// Up to `limit` points with times in `since...until`, from `cursor` (nil: the start).
     /// - Returns: The points and the cursor of the next page, nil at the end.
     /// - Throws: ``PageError/rotated`` when the files rotated since `cursor` was made.

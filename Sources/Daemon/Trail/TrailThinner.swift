@@ -47,7 +47,7 @@ public struct TrailThinner: Sendable {
             guard moved >= settings.spacingMeters || seconds - last.seconds >= settings.intervalSeconds else { return nil }
         }
         let point = TrailPoint(
-            utcSeconds: Double(time.seconds) + Double(time.nanoseconds) / 1e9, coordinate: here,
+            utcSeconds: time.posixSeconds, coordinate: here,
             elevationMeters: fix.altitudeMSLMeters, horizontalErrorMeters: fix.horizontalErrorMeters, hdop: fix.hdop,
             satellites: fix.satellitesUsed, startsSegment: lost)
         lost = false
