@@ -39,7 +39,7 @@ INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl \
 # The checked-in units are those of the default PREFIX; installing rewrites their paths.
 UNIT_PATHS    = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/waypointd/|$(DOCDIR)/|g'
 
-.PHONY: all deps build test fuzz soak demo bench install install-files release uninstall print-install-files man clean
+.PHONY: all deps build test fuzz soak demo bench install install-files release deb uninstall print-install-files man clean
 
 all: build
 
@@ -103,10 +103,26 @@ man:
 ## install: static release build, then install-files (PREFIX=/usr/local, DESTDIR= for staging)
 install: release install-files
 
-## release: the two programs built with the Swift runtime linked in (no toolchain on the Pi)
+## release: the two programs built with the Swift runtime linked in (no toolchain on the Pi);
+## SWIFT_SCRATCH=DIR builds in DIR instead of .build (the package build's own directory)
+SWIFT_SCRATCH ?=
+RELEASE_FLAGS = -c release --static-swift-stdlib $(if $(SWIFT_SCRATCH),--scratch-path $(SWIFT_SCRATCH))
 release:
-	$(SWIFT) build -c release --static-swift-stdlib --product waypointd
-	$(SWIFT) build -c release --static-swift-stdlib --product waypointctl
+	$(SWIFT) build $(RELEASE_FLAGS) --product waypointd
+	$(SWIFT) build $(RELEASE_FLAGS) --product waypointctl
+
+## deb: the Debian package for this machine's architecture into .build/deb, with dpkg-buildpackage
+## and debian/rules (which runs `make release` into .build/package and `make install-files` with
+## Debian's paths); DEB_VERSION=V builds the same tree as version V. Check it with
+## `lintian .build/deb/waypointd.changes`.
+DEB_OUT       = .build/deb
+DEB_VERSION  ?=
+deb: deps
+	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)
+	WAYPOINT_DEB_OUT=$(DEB_OUT) WAYPOINT_DEB_VERSION=$(DEB_VERSION) dpkg-buildpackage --build=binary --no-sign \
+	    --buildinfo-option=-u$(DEB_OUT) --buildinfo-file=$(DEB_OUT)/waypointd.buildinfo \
+	    --changes-option=-u$(DEB_OUT) --changes-file=$(DEB_OUT)/waypointd.changes
+	@ls $(DEB_OUT)/*.deb
 
 ## install-files: copy the built programs from $(BIN), units, sysusers, config and docs; an
 ## existing $(CONFDIR)/waypointd.conf is kept

@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "WaypointctlTests",
             dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
-        .testTarget(name: "InstallTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport", "ControlProtocol"]),
     ]
 )
 

@@ -4,10 +4,19 @@
 # Tests/InstallTests/ServiceUnderSystemdTests.swift (and by hand, for a look).
 #
 #   scripts/service-under-systemd.sh up WORK BINARY   start systemd; WORK: an empty directory
+#   scripts/service-under-systemd.sh boot WORK ROOT   start ROOT's systemd on an overlay of ROOT
 #   scripts/service-under-systemd.sh in WORK CMD...   run CMD inside (e.g. systemctl show ...)
 #   scripts/service-under-systemd.sh down WORK        kill everything, remove mounts and cgroups
 #
 # Root only. Exit status 77: this machine cannot host a private systemd (the reason on stderr).
+#
+# `boot` is for the package test (Tests/InstallTests/PackageTests.swift): ROOT is a Debian
+# system made by debootstrap (scripts/debian-root.sh) and becomes /, an overlay whose upper layer
+# is in WORK, so ROOT is never written and can be kept between runs. Its own systemd starts its
+# own units (nothing of the repository's: the test installs the package); /proc, /sys, /dev,
+# /run, /tmp, WORK at /run/waypoint-test and the fake PWM tree are made as for `up`. The fake
+# tree is writable by everyone there: the groups the udev rule would use exist only once the
+# package is installed.
 #
 # What it builds: a mount, PID, UTS, IPC, network and cgroup namespace whose PID 1 is
 # /lib/systemd/systemd. Inside, /run, /tmp and /usr/local/bin are tmpfs, /etc and /var are
@@ -58,15 +67,27 @@ mount_or_skip() {
 }
 
 inner() {
-    local work=$1
+    local work=$1 root=${2:-}
     : > "$work/inner-started"
     mount_or_skip --make-rprivate /
+    local host=""
+    if [[ -n $root ]]; then
+        # ROOT under an overlay becomes /; the host's tree stays reachable at /.host until the
+        # mounts below have taken what they need from it.
+        mkdir -p "$work/overlay/root.upper" "$work/overlay/root.work" "$work/newroot"
+        mount_or_skip -t overlay overlay -o "lowerdir=$root,upperdir=$work/overlay/root.upper,workdir=$work/overlay/root.work" "$work/newroot"
+        mkdir -p "$work/newroot/.host"
+        cd "$work/newroot"
+        pivot_root . .host || { echo "cannot pivot_root into $root" >&2; exit 77; }
+        cd /
+        host=/.host
+    fi
     mount_or_skip -t proc proc /proc
     mount_or_skip -t sysfs sysfs /sys
     mount_or_skip -t cgroup2 cgroup2 /sys/fs/cgroup
     mount_or_skip -t tmpfs -o mode=0755 tmpfs /run
     mkdir -p "$inside"
-    mount_or_skip --bind "$work" "$inside"
+    mount_or_skip --bind "$host$work" "$inside"
     mount_or_skip -t tmpfs -o mode=1777 tmpfs /tmp
     # A /dev of its own, as systemd-nspawn makes it; without a /dev/console, so that systemd's
     # messages stay off the host's console (journald collects them).
@@ -75,7 +96,7 @@ inner() {
     mount_or_skip -t tmpfs -o mode=0755,nosuid tmpfs "$dev"
     for node in null zero full random urandom tty; do
         touch "$dev/$node"
-        mount_or_skip --bind "/dev/$node" "$dev/$node"
+        mount_or_skip --bind "$host/dev/$node" "$dev/$node"
     done
     mkdir "$dev/pts" "$dev/shm"
     mount_or_skip -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$dev/pts"
@@ -86,6 +107,14 @@ inner() {
     ln -s /proc/self/fd/1 "$dev/stdout"
     ln -s /proc/self/fd/2 "$dev/stderr"
     mount_or_skip --move "$dev" /dev
+    if [[ -n $root ]]; then
+        umount -l /.host
+        rmdir /.host
+        chmod -R a+rwX "$inside/sysfs/sys/class/pwm"
+        : > /etc/machine-id
+        export container=waypoint-test
+        exec /lib/systemd/systemd --system --log-target=journal --log-level=info --show-status=no
+    fi
     for directory in etc var; do
         mkdir -p "$inside/overlay/$directory.upper" "$inside/overlay/$directory.work"
         mount_or_skip -t overlay overlay -o "lowerdir=/$directory,upperdir=$inside/overlay/$directory.upper,workdir=$inside/overlay/$directory.work" "/$directory"
@@ -157,6 +186,23 @@ up() {
     chmod 0755 "$work"
     write_units "$work"
     write_sysfs "$work"
+    start "$work"
+}
+
+boot() {
+    local work=$1 root=$2
+    [[ $(id -u) == 0 ]] || unsupported "not root"
+    [[ -d $work && -x $root/lib/systemd/systemd ]] || die "usage: $0 boot WORK ROOT (ROOT with systemd)"
+    work=$(cd "$work" && pwd)
+    root=$(cd "$root" && pwd)
+    chmod 0755 "$work"
+    write_sysfs "$work"
+    start "$work" "$root"
+}
+
+# Starts systemd in the namespaces (inner WORK [ROOT]) and waits until it has booted.
+start() {
+    local work=$1 root=${2:-}
 
     # A cgroup of our own in the cgroup2 hierarchy, to become the namespace's root.
     local hierarchy own cgroup
@@ -178,7 +224,7 @@ up() {
         done
         timeout --signal=KILL "${LIFETIME:-120}" \
             "$0" enter-cgroup "$cgroup" unshare --mount --pid --fork --uts --ipc --net --cgroup --kill-child=KILL \
-            "$0" inner "$work" > "$work/systemd.log" 2>&1 &
+            "$0" inner "$work" "$root" > "$work/systemd.log" 2>&1 &
         echo $! > "$work/timeout.pid"
         wait $!
         echo $? > "$work/exit"
@@ -206,8 +252,9 @@ up() {
             [[ $(cat "$work/exit") != 77 ]] || unsupported "see above"
             die "systemd ended at once (status $(cat "$work/exit"))"
         fi
+        # "degraded" is booted too: a Debian root has units that fail in a container.
         if systemd_pid "$work" > /dev/null &&
-            "$0" in "$work" systemctl is-system-running > /dev/null 2>&1; then
+            [[ $("$0" in "$work" systemctl is-system-running 2> /dev/null) =~ ^(running|degraded)$ ]]; then
             trap - EXIT
             return 0
         fi
@@ -231,9 +278,10 @@ down() {
 
 case ${1:-} in
     up) up "$2" "$3" ;;
+    boot) boot "$2" "$3" ;;
     in) shift; enter "$@" ;;
     down) down "$2" ;;
-    inner) inner "$2" ;;
+    inner) inner "$2" "${3:-}" ;;
     enter-cgroup) echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@" ;;
-    *) die "usage: $0 up WORK BINARY | in WORK CMD... | down WORK" ;;
+    *) die "usage: $0 up WORK BINARY | boot WORK ROOT | in WORK CMD... | down WORK" ;;
 esac
