@@ -13,8 +13,9 @@
 # `boot` is for the package test (Tests/InstallTests/PackageTests.swift): ROOT is a Debian
 # system made by debootstrap (scripts/debian-root.sh) and becomes /, an overlay whose upper layer
 # is in WORK, so ROOT is never written and can be kept between runs. Its own systemd starts its
-# own units (nothing of the repository's: the test installs the package); /proc, /sys, /dev,
-# /run, /tmp, WORK at /run/waypoint-test and the fake PWM tree are made as for `up`. The fake
+# own units (nothing of the repository's: the test installs the package) with the same drop-in
+# as `up` (for /usr/bin); /proc, /sys, /dev, /run, /tmp, WORK at /run/waypoint-test and the fake
+# PWM tree are made as for `up`. The fake
 # tree is writable by everyone there: the groups the udev rule would use exist only once the
 # package is installed.
 #
@@ -149,15 +150,23 @@ write_units() {
     printf '[Unit]\nDescription=the test system\nDefaultDependencies=no\nWants=systemd-journald.service\nAfter=systemd-journald.service\n' \
         > "$units/waypoint-test.target"
     printf '[Unit]\nDescription=stand-in for system.slice\nDefaultDependencies=no\n' > "$units/system.slice"
-    cat > "$units/waypointd.service.d/test.conf" << EOF
-# The changes the test environment forces (Tests/InstallTests/ServiceUnderSystemdTests.swift):
-# no GPS receiver, IMU or PWM chip here, so --simulate and a fake sysfs tree; that tree is not
-# below /sys/devices/platform, so it needs a writable hole of its own.
+    write_dropin "$units/waypointd.service.d/test.conf" /usr/local/bin
+}
+
+# The drop-in FILE with the changes the test environment forces, for the program in BINDIR
+# (the repository's units: /usr/local/bin; the package's: /usr/bin).
+write_dropin() {
+    local file=$1 bindir=$2
+    mkdir -p "$(dirname "$file")"
+    cat > "$file" << EOF
+# The changes the test environment forces (Tests/InstallTests/ServiceUnderSystemdTests.swift,
+# PackageTests.swift): no GPS receiver, IMU or PWM chip here, so --simulate and a fake sysfs
+# tree; that tree is not below /sys/devices/platform, so it needs a writable hole of its own.
 [Service]
 ExecStart=
-ExecStart=/usr/local/bin/waypointd --config /etc/waypointd/waypointd.conf --simulate --sysfs-root $inside/sysfs
+ExecStart=$bindir/waypointd --config /etc/waypointd/waypointd.conf --simulate --sysfs-root $inside/sysfs
 ExecStopPost=
-ExecStopPost=-/usr/local/bin/waypointd motor-off --config /etc/waypointd/waypointd.conf --sysfs-root $inside/sysfs
+ExecStopPost=-$bindir/waypointd motor-off --config /etc/waypointd/waypointd.conf --sysfs-root $inside/sysfs
 ReadWritePaths=$inside/sysfs
 EOF
 }
@@ -183,9 +192,7 @@ up() {
     work=$(cd "$work" && pwd)
     install -m 0755 "$binary" "$work/waypointd"
     install -m 0644 "$repo/systemd/waypointd.sysusers" "$repo/config/waypointd.conf" "$work/"
-    chmod 0755 "$work"
     write_units "$work"
-    write_sysfs "$work"
     start "$work"
 }
 
@@ -195,14 +202,17 @@ boot() {
     [[ -d $work && -x $root/lib/systemd/systemd ]] || die "usage: $0 boot WORK ROOT (ROOT with systemd)"
     work=$(cd "$work" && pwd)
     root=$(cd "$root" && pwd)
-    chmod 0755 "$work"
-    write_sysfs "$work"
+    # The drop-in goes into the overlay's upper layer before the overlay exists, where the
+    # package's unit will find it when its postinst starts the service.
+    write_dropin "$work/overlay/root.upper/etc/systemd/system/waypointd.service.d/test.conf" /usr/bin
     start "$work" "$root"
 }
 
 # Starts systemd in the namespaces (inner WORK [ROOT]) and waits until it has booted.
 start() {
     local work=$1 root=${2:-}
+    chmod 0755 "$work"
+    write_sysfs "$work"
 
     # A cgroup of our own in the cgroup2 hierarchy, to become the namespace's root.
     local hierarchy own cgroup
