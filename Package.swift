@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
         .target(
             name: "Simulation",
-            dependencies: ["IMU", "GPSClient", "Heading", "Geodesy", "Geomagnetism"]),
+            dependencies: ["IMU", "GPSClient", "Heading", "Geodesy", "Geomagnetism", "SystemSupport"]),
         .target(
             name: "Daemon",
             dependencies: [
@@ -65,6 +65,7 @@ let package = Package(
             name: "waypoint-bench",
             dependencies: [
                 "ControlProtocol", "Daemon", "Geodesy", "Geomagnetism", "GPX", "Heading", "Guidance", "Haptics", "Simulation",
+                "SystemSupport",
             ]),
 
         // Shared test helpers; only test targets may depend on this.

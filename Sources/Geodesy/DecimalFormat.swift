@@ -16,15 +16,35 @@ public enum DecimalFormat {
     ///   - value: the number to write.
     ///   - fractionDigits: digits after the point, 0…`maximumFractionDigits`.
     public static func fixed(_ value: Double, fractionDigits: Int) -> String {
+        var bytes: [UInt8] = []
+        appendFixed(value, fractionDigits: fractionDigits, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``fixed(_:fractionDigits:)``'s text appended to `bytes` as UTF-8, without allocating
+    /// once `bytes` has room: for lines written many times a minute (the breadcrumb trail).
+    /// - Parameters:
+    ///   - value: the number to write.
+    ///   - fractionDigits: digits after the point, 0…`maximumFractionDigits`.
+    ///   - bytes: where the text goes.
+    public static func appendFixed(_ value: Double, fractionDigits: Int, to bytes: inout [UInt8]) {
         guard value.isFinite else {
-            return nonFiniteText(value)
+            bytes += nonFiniteText(value).utf8
+            return
         }
         let digits = min(max(fractionDigits, 0), maximumFractionDigits)
         guard let units = roundedUnits(value, unitsPerDegree: powerOfTen(digits)) else {
-            return String(describing: value)
+            bytes += String(describing: value).utf8
+            return
         }
-        let text = fixedPoint(units, fractionDigits: digits)
-        return value < 0 && units > 0 ? "-" + text : text
+        if value < 0 && units > 0 { bytes.append(UInt8(ascii: "-")) }
+        appendFixedPoint(units, fractionDigits: digits, to: &bytes)
+    }
+
+    /// A whole number appended to `bytes` in decimal, without allocating once `bytes` has room.
+    public static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendFixedPoint(UInt64(value.magnitude), fractionDigits: 0, to: &bytes)
     }
 
     static func powerOfTen(_ exponent: Int) -> UInt64 {
@@ -53,13 +73,35 @@ public enum DecimalFormat {
     /// Writes `units / 10^fractionDigits` with exactly `fractionDigits` digits after the point,
     /// and at least `wholeWidth` digits before it.
     static func fixedPoint(_ units: UInt64, fractionDigits: Int, wholeWidth: Int = 1) -> String {
+        var bytes: [UInt8] = []
+        appendFixedPoint(units, fractionDigits: fractionDigits, wholeWidth: wholeWidth, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``fixedPoint(_:fractionDigits:wholeWidth:)`` appended to `bytes`: digits from the most
+    /// significant, by integer division, so nothing is allocated but room in `bytes`.
+    static func appendFixedPoint(_ units: UInt64, fractionDigits: Int, wholeWidth: Int = 1, to bytes: inout [UInt8]) {
         let scale = powerOfTen(fractionDigits)
-        let whole = String(units / scale)
-        var text = String(repeating: "0", count: max(wholeWidth - whole.count, 0)) + whole
-        if fractionDigits > 0 {
-            let fraction = String(units % scale)
-            text += "." + String(repeating: "0", count: fractionDigits - fraction.count) + fraction
+        let whole = units / scale
+        var wholeDigits = 1
+        var divisor: UInt64 = 1
+        while whole / divisor >= 10 {
+            divisor *= 10
+            wholeDigits += 1
         }
-        return text
+        for _ in wholeDigits..<max(wholeDigits, wholeWidth) { bytes.append(UInt8(ascii: "0")) }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(whole / divisor % 10))
+            divisor /= 10
+        }
+        guard fractionDigits > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        var fraction = units % scale
+        var place = scale / 10
+        while place > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / place))
+            fraction %= place
+            place /= 10
+        }
     }
 }

@@ -29,4 +29,27 @@ public enum BlockingThread {
             throw Errno(rawValue: result)
         }
     }
+
+    /// Runs `body` on a new thread and waits, without holding a cooperative thread, until it
+    /// returns: a service's loop run from its task. Cancelling the task calls `onCancel`, which
+    /// must make `body` return (stop its alarm, shut its socket).
+    ///
+    /// - Throws: `Errno` when the thread cannot be created; `body` has not run then.
+    public static func run(onCancel: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () -> Void) async throws(Errno) {
+        let failure: Errno? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (finished: CheckedContinuation<Errno?, Never>) in
+                do throws(Errno) {
+                    try start {
+                        body()
+                        finished.resume(returning: nil)
+                    }
+                } catch {
+                    finished.resume(returning: error)
+                }
+            }
+        } onCancel: {
+            onCancel()
+        }
+        if let failure { throw failure }
+    }
 }

@@ -6,13 +6,16 @@
 /// matter, or to stop). A wake that comes while the thread is busy is kept for its next wait, so
 /// none is lost; after ``stop()`` every wait returns at once.
 ///
-/// On `ContinuousClock` the thread blocks in `pthread_cond_timedwait` on CLOCK_MONOTONIC: one
-/// wakeup per deadline and no allocation (Swift's `Clock.sleep` allocates on every call, and
-/// wakes a timer thread and a worker thread). Any other clock (the manual clock of the tests) is
-/// waited on through its own `sleep(until:)`, in a task that a wake cancels.
+/// On `ContinuousClock` and ``ScaledClock`` the thread blocks in `pthread_cond_timedwait` on
+/// CLOCK_MONOTONIC (for the real time the scaled clock takes to reach the deadline): one wakeup
+/// per deadline and no allocation (Swift's `Clock.sleep` allocates on every call, and wakes a
+/// timer thread and a worker thread). Any other clock (the manual clock of the tests) is waited
+/// on through its own `sleep(until:)`, in a task that a wake cancels.
 public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duration {
     // @unchecked: every mutable field is read and written with `mutex` held.
     private let clock: C
+    /// The clock as a ``ScaledClock``, when it is one: its waits are counted in real time.
+    private let scaled: ScaledClock?
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var isWoken = false
@@ -25,6 +28,7 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
     /// An alarm for waits on `clock`.
     public init(clock: C) {
         self.clock = clock
+        scaled = clock as? ScaledClock
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -64,6 +68,7 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
         guard let deadline else { return waitForWake() }
         let left = clock.now.duration(to: deadline)
         if C.self == ContinuousClock.self { return wait(for: left) }
+        if let scaled { return wait(for: scaled.realDuration(of: left)) }
         if left <= .zero { return consumeWake() }
         return waitOnClock(until: deadline)
     }

@@ -5,7 +5,9 @@ import GPX
 import Geodesy
 import Guidance
 import Heading
+import Haptics
 import Simulation
+import SystemSupport
 
 /// Routes and the trail (issue 19): guiding along a route must cost a sample no more than
 /// guiding to a point; importing a GPX file and exporting the trail are timed, each in its own
@@ -28,7 +30,7 @@ enum RouteBench {
     }
 
     /// Per IMU sample and per fix, with a 50-waypoint route loaded and with a point: time and
-    /// heap allocations of ``DaemonState/sensor(_:at:)``.
+    /// heap allocations of ``DaemonState/imu(_:at:)`` and ``DaemonState/fix(_:at:)``.
     static func runGuiding() {
         var physics = SensorPhysics(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945, decimalYear: 2026.5, seed: 9)
         let samples = (0..<inputCount).map { i in physics.sample(Attitude(yawDegrees: Double(i % 360), pitchDegrees: 0, rollDegrees: 0)) }
@@ -38,26 +40,28 @@ enum RouteBench {
             return DestinationReport(latitude: place.latitudeDegrees, longitude: place.longitudeDegrees)
         }
         for routed in [false, true] {
-            var state = DaemonState(pipeline: NavigationPipeline(calibration: .identity), saved: .initial, isCalibrated: true)
-            if routed {
-                _ = state.route(.load(name: "bench", waypoints: waypoints), at: 0)
-            } else {
-                _ = state.go(point(north: 2000), name: "far", at: 0)
-            }
+            var state = DaemonState(
+                pipeline: NavigationPipeline(calibration: .identity), saved: .initial, builtInCalibration: .identity)
+            let far = point(north: 2000)
+            let request: ControlRequest =
+                routed
+                ? .route(.load(name: "bench", waypoints: waypoints))
+                : .go(latitude: far.latitudeDegrees, longitude: far.longitudeDegrees, name: "far")
+            _ = state.handle(request, DaemonState.RequestContext(seconds: 0))
             var seconds = 1.0
-            _ = state.sensor(.fix(fixes[0]), at: seconds)
+            _ = state.fix(fixes[0], at: seconds)
             let name = routed ? "guiding.route" : "guiding.point"
             Benchmark.report(
                 "\(name).sample",
                 Benchmark.nanosecondsPerOperation(samples) { sample in
                     seconds += 0.02
-                    return Double(state.sensor(.imu(sample), at: seconds).actions.count)
+                    return Double(state.imu(sample, at: seconds).actions.count)
                 }, "ns/sample")
             if let allocations = Benchmark.allocations({
                 var sink = 0.0
                 for sample in samples {
                     seconds += 0.02
-                    sink += Double(state.sensor(.imu(sample), at: seconds).actions.count)
+                    sink += Double(state.imu(sample, at: seconds).actions.count)
                 }
                 Benchmark.consume(sink)
             }) {
@@ -67,9 +71,9 @@ enum RouteBench {
                 var sink = 0.0
                 for fix in fixes {
                     seconds += 1
-                    sink += Double(state.sensor(.fix(fix), at: seconds).actions.count)
-                    // A waypoint reached saves its progress: that effect list may allocate, a plain fix may not.
-                    if state.routeEvent != nil { sink += Double(state.routeProgress(at: seconds).count) }
+                    // A waypoint reached saves its progress: that effect list may allocate, a plain fix
+                    // may not (nor its trail point, but once a minute for the append).
+                    sink += Double(state.fix(fix, at: seconds).actions.count)
                 }
                 Benchmark.consume(sink)
             }) {
@@ -104,50 +108,63 @@ enum RouteBench {
 
     /// Exporting a 100 000-point trail as `track export` does: the daemon's pages (read from
     /// its files, encoded as `TRACK` lines), decoded by the client and written as GPX.
-    static func runExport() {
+    static func runExport() async {
         let directory = "/tmp/waypoint-bench-trail-\(getpid())"
         mkdir(directory, 0o700)
         defer {
-            unlink(directory + "/" + TrailStore.fileName)
-            unlink(directory + "/" + TrailStore.olderFileName)
+            unlink(directory + "/" + TrailFiles.fileName)
+            unlink(directory + "/" + TrailFiles.olderFileName)
             rmdir(directory)
         }
         var thinning = TrailThinner.Settings()
         thinning.spacingMeters = 0
-        var limits = TrailStore.Limits()
+        var limits = TrailLog.Limits()
         limits.fileBytes = 16 << 20
-        let store = TrailStore(directory: directory, limits: limits, thinning: thinning)
-        for second in 0..<100_000 { store.record(fix(point(north: Double(second % 5000)), second: second), at: Double(second)) }
-        store.flush()
+        let core = DaemonCore(
+            state: DaemonState(
+                pipeline: NavigationPipeline(calibration: .identity), saved: .initial,
+                trail: TrailLog(limits: limits, thinning: thinning)),
+            clock: ContinuousClock(), wallClock: { 1_782_950_400 }, motor: SilentMotor(), store: nil,
+            trailFiles: TrailFiles(directory: directory, limits: limits), logger: Logger(label: "bench", level: .error, handler: StandardErrorLogHandler()))
+        for second in 0..<100_000 { core.fix(fix(point(north: Double(second % 5000)), second: second)) }
+        core.stop()
         let before = Benchmark.peakResidentKilobytes() ?? 0
         var pointCount = 0
-        let nanoseconds = Benchmark.nanosecondsPerOperation([0]) { _ in
+        let clock = ContinuousClock()
+        let started = clock.now
+        var size = 0
+        exporting: do {
             var segments: [[GPXPoint]] = []
-            var cursor: TrailStore.Cursor?
+            var cursor: String?
             repeat {
-                guard let page = try? store.page(from: cursor, limit: TrackAction.pagePoints) else { return 0 }
-                let report = TrackReport(
-                    points: page.points.map {
-                        TrackReport.Point(
-                            seconds: $0.utcSeconds, latitude: $0.coordinate.latitudeDegrees,
-                            longitude: $0.coordinate.longitudeDegrees, elevationMeters: $0.elevationMeters,
-                            horizontalErrorMeters: $0.horizontalErrorMeters, startsSegment: $0.startsSegment)
-                    }, next: nil)
-                guard case .track(let decoded)? = try? ControlReply(line: ControlReply.track(report).line.dropLast()) else { return 0 }
+                let reply = await core.handle(.track(.export(since: nil, until: nil, cursor: cursor)))
+                guard case .track(let decoded)? = try? ControlReply(line: reply.line.dropLast()) else { break exporting }
                 for point in decoded.points {
                     if point.startsSegment || segments.isEmpty { segments.append([]) }
                     segments[segments.count - 1].append(
                         GPXPoint(latitudeDegrees: point.latitude, longitudeDegrees: point.longitude, elevationMeters: point.elevationMeters))
                 }
-                cursor = page.next
+                cursor = decoded.next
             } while cursor != nil
             let document = GPXDocument(tracks: [GPXTrack(segments: segments)])
             pointCount = document.pointCount
-            return Double(GPXWriter.text(document, creator: "waypoint-bench").utf8.count)
+            size = GPXWriter.text(document, creator: "waypoint-bench").utf8.count
         }
-        Benchmark.report("trail.export.100k", nanoseconds / 1e6, "ms")
+        Benchmark.consume(Double(size))
+        Benchmark.report("trail.export.100k", started.duration(to: clock.now).seconds * 1000, "ms")
         Benchmark.report("trail.export.points", Double(pointCount), "points")
         Benchmark.report("trail.export.peak_rss", Double(Benchmark.peakResidentKilobytes() ?? 0), "kB")
         Benchmark.report("trail.export.peak_rss_increase", Double((Benchmark.peakResidentKilobytes() ?? 0) - before), "kB")
     }
+}
+
+/// A motor that plays nothing: the export bench needs the executor, not the player.
+private struct SilentMotor: MotorOutput {
+    func deliver(cue: HapticCue?) {}
+    func deliver(pattern: HapticPattern) {}
+    func silence() {}
+    var duty: Double { 0 }
+    var pattern: HapticPattern? { nil }
+    var faultDescription: String? { nil }
+    var isPlayingPattern: Bool { false }
 }

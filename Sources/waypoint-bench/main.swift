@@ -180,7 +180,7 @@ case 2 where arguments[0] == "geodesic":
 case 1 where arguments[0] == "gpx-import":
     RouteBench.runImport()
 case 1 where arguments[0] == "trail-export":
-    RouteBench.runExport()
+    await RouteBench.runExport()
 default:
     fputs("usage: waypoint-bench [geodesic FILE | gpx-import | trail-export]\n", stderr)
     exit(64)

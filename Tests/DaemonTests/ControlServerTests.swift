@@ -18,17 +18,65 @@ private final class FakeHandler: ControlHandler {
     /// While true, `status()` waits: a handler that has stopped answering.
     let statusHeld = Mutex(false)
 
-    func go(_ coordinate: Coordinate, name: String?) async -> Result<Void, ControlError> {
-        goes.withLock { $0.append(SavedDestination(coordinate: coordinate, name: name)) }
-        return name == "fail" ? .failure(ControlError(.internal, "disk full")) : .success(())
+    func handle(_ request: ControlRequest) async -> ControlReply {
+        switch request {
+        case .go(let latitude, let longitude, let name):
+            goes.withLock {
+                $0.append(SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude), name: name))
+            }
+            return name == "fail" ? .error(ControlError(.internal, "disk full")) : .ok
+        case .clear:
+            clears.withLock { $0 += 1 }
+            return .ok
+        case .status:
+            return .status(await status())
+        case .recent:
+            return .recent([
+                DestinationReport(latitude: -33.8568, longitude: 151.2153, name: "Opera"), DestinationReport(latitude: 1, longitude: 2),
+            ])
+        case .goRecent(let index):
+            calls.withLock { $0.append("go-recent \(index)") }
+            return index <= 2 ? .ok : .error(ControlError(.notFound, "there are only 2 recent destinations"))
+        case .mute(let on):
+            calls.withLock { $0.append("mute \(on)") }
+            return .ok
+        case .calibrate(let action):
+            calls.withLock { $0.append("calibrate \(action.rawValue)") }
+            if action == .finish { return .error(ControlError(.refused, "not enough coverage")) }
+            return .calibration(CalibrationReport(state: "running", samples: 12, octants: [1, 2, 3, 4, 0, 0, 1, 1], message: "turn"))
+        case .buzz(let pattern):
+            calls.withLock { $0.append("buzz \(pattern.rawValue)") }
+            return .ok
+        case .goPlace(let name):
+            calls.withLock { $0.append("go-place \(name)") }
+            return name == "Opera" ? .ok : .error(ControlError(.notFound, "no place is called \"\(name)\""))
+        case .route(let action):
+            calls.withLock { $0.append("route \(action.name)") }
+            guard case .load(let name, let waypoints) = action else { return .route(nil) }
+            return .route(
+                RouteReport(name: name, waypoint: 1, count: waypoints.count, target: waypoints[0], remainingMeters: nil, isFinished: false))
+        case .track(let action):
+            calls.withLock { $0.append("track \(action.name)") }
+            guard case .export(_, _, let cursor) = action else { return .ok }
+            return .track(
+                TrackReport(
+                    points: [TrackReport.Point(seconds: 1_782_950_400, latitude: 1, longitude: 2, startsSegment: true)],
+                    next: cursor == nil ? "0:42" : nil))
+        case .back(let minutes):
+            calls.withLock { $0.append("back \(minutes.map { "\($0)" } ?? "start")") }
+            return .error(ControlError(.refused, "no trail"))
+        case .place(.list):
+            return .places([DestinationReport(latitude: 1, longitude: 2, name: "Car", radiusMeters: 6)])
+        case .place(let action):
+            calls.withLock { $0.append("place \(action.name)") }
+            guard case .mark(let name, _, _, _) = action else { return .ok }
+            return .placeMarked(PlaceMarkReport(place: DestinationReport(latitude: 1, longitude: 2, name: name), errorMeters: 4.5, fixes: 5))
+        case .watch:
+            return .ok
+        }
     }
 
-    func clear() async -> Result<Void, ControlError> {
-        clears.withLock { $0 += 1 }
-        return .success(())
-    }
-
-    func status() async -> StatusReport {
+    private func status() async -> StatusReport {
         statusCount.withLock { $0 += 1 }
         while statusHeld.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
         return StatusReport(
@@ -38,66 +86,6 @@ private final class FakeHandler: ControlHandler {
             destination: DestinationReport(latitude: 48.8584, longitude: 2.2945, name: "Eiffel"),
             bearingDegrees: 45, distanceMeters: 120, errorDegrees: 35,
             haptic: .init(intensity: 0.5, sharpness: 0.25, duty: 0.4), calibration: "saved", isMuted: false)
-    }
-
-    func recent() async -> [SavedDestination] {
-        [SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: -33.8568, longitudeDegrees: 151.2153), name: "Opera"),
-         SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 1, longitudeDegrees: 2))]
-    }
-
-    func goRecent(_ index: Int) async -> Result<Void, ControlError> {
-        calls.withLock { $0.append("go-recent \(index)") }
-        return index <= 2 ? .success(()) : .failure(ControlError(.notFound, "there are only 2 recent destinations"))
-    }
-
-    func mute(_ on: Bool) async -> Result<Void, ControlError> {
-        calls.withLock { $0.append("mute \(on)") }
-        return .success(())
-    }
-
-    func calibrate(_ action: CalibrationAction) async -> Result<CalibrationReport, ControlError> {
-        calls.withLock { $0.append("calibrate \(action.rawValue)") }
-        if action == .finish { return .failure(ControlError(.refused, "not enough coverage")) }
-        return .success(CalibrationReport(state: "running", samples: 12, octants: [1, 2, 3, 4, 0, 0, 1, 1], message: "turn"))
-    }
-
-    func buzz(_ pattern: BuzzPattern) async -> Result<Void, ControlError> {
-        calls.withLock { $0.append("buzz \(pattern.rawValue)") }
-        return .success(())
-    }
-
-    func goPlace(_ name: String) async -> Result<Void, ControlError> {
-        calls.withLock { $0.append("go-place \(name)") }
-        return name == "Opera" ? .success(()) : .failure(ControlError(.notFound, "no place is called \"\(name)\""))
-    }
-
-    func route(_ action: RouteAction) async -> Result<RouteReport?, ControlError> {
-        calls.withLock { $0.append("route \(action.name)") }
-        guard case .load(let name, let waypoints) = action else { return .success(nil) }
-        return .success(
-            RouteReport(name: name, waypoint: 1, count: waypoints.count, target: waypoints[0], remainingMeters: nil, isFinished: false))
-    }
-
-    func track(_ action: TrackAction) async -> Result<TrackReport?, ControlError> {
-        calls.withLock { $0.append("track \(action.name)") }
-        guard case .export(_, _, let cursor) = action else { return .success(nil) }
-        return .success(
-            TrackReport(points: [TrackReport.Point(seconds: 1_782_950_400, latitude: 1, longitude: 2, startsSegment: true)], next: cursor == nil ? "0:42" : nil))
-    }
-
-    func back(minutes: Double?) async -> Result<RouteReport?, ControlError> {
-        calls.withLock { $0.append("back \(minutes.map { "\($0)" } ?? "start")") }
-        return .failure(ControlError(.refused, "no trail"))
-    }
-
-    func places() async -> [SavedDestination] {
-        [SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: 1, longitudeDegrees: 2), name: "Car", arrivalRadiusMeters: 6)]
-    }
-
-    func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError> {
-        calls.withLock { $0.append("place \(action.name)") }
-        guard case .mark(let name, _, _, _) = action else { return .success(nil) }
-        return .success(PlaceMarkReport(place: DestinationReport(latitude: 1, longitude: 2, name: name), errorMeters: 4.5, fixes: 5))
     }
 }
 

@@ -58,11 +58,10 @@ struct DaemonStateRouteTests {
                 north += dy / length * step
             }
             let across = wobble * ((second * 7919) % 13 - 6 == 0 ? 0 : Double((second * 7919) % 13 - 6) / 6)
-            let result = state.sensor(.fix(fix(point(east + across, north - across))), at: at)
+            let result = state.fix(fix(point(east + across, north - across)), at: at)
             patterns += DaemonStateTests.patterns(result.actions)
-            if state.routeEvent != nil {
-                let effects = state.routeProgress(at: at)
-                saved += DaemonStateTests.saves(effects).compactMap { if case .route(let route) = $0 { route } else { nil } }
+            saved += SavedItem.saved(by: result.effects, in: state.persistent).compactMap {
+                if case .route(let route) = $0 { route } else { nil }
             }
         }
         return (patterns, saved)
@@ -75,7 +74,7 @@ struct DaemonStateRouteTests {
         #expect(DaemonStateTests.patterns(load.effects) == [.destinationAccepted])
         let report = try #require(try load.reply.get())
         #expect(report.waypoint == 1 && report.count == 5 && report.target.name == "W1" && !report.isFinished)
-        #expect(DaemonStateTests.saves(load.effects).contains(.destination(nil)))
+        #expect(DaemonStateTests.saves(load).contains(.destination(nil)))
 
         let walked = Self.walk(&state, from: 1, seconds: 600)
         #expect(walked.patterns.filter { $0 == .waypointReached }.count == 4, "\(walked.patterns)")
@@ -92,11 +91,11 @@ struct DaemonStateRouteTests {
         var state = DaemonStateTests.fresh()
         _ = state.route(.load(name: "Zigzag", waypoints: Self.waypoints), at: 0)
         _ = Self.walk(&state, from: 1, seconds: 150)
-        let reached = try #require(state.saved.route)
+        let reached = try #require(state.persistent.route)
         #expect(reached.index >= 1 && reached.index < 5)
 
-        var restarted = DaemonStateTests.fresh(saved: state.saved)
-        let start = restarted.start(calibration: nil, at: 0)
+        var restarted = DaemonStateTests.fresh(saved: state.persistent)
+        let start = restarted.start(at: 0)
         #expect(DaemonStateTests.patterns(start) == [.destinationAccepted])
         var status = restarted.status(at: 0, duty: 0, pattern: nil, motorFault: nil)
         #expect(status.route?.waypoint == reached.index + 1)
@@ -112,7 +111,7 @@ struct DaemonStateRouteTests {
         let reversed = try #require(try restarted.route(.reverse, at: 5).reply.get())
         #expect(reversed.waypoint == 5 - (beforeReverse - 1) + 1)
         #expect(reversed.target.name == "W\(beforeReverse - 1)")
-        #expect(restarted.saved.route?.waypoints.first?.name == "W5")
+        #expect(restarted.persistent.route?.waypoints.first?.name == "W5")
         status = restarted.status(at: 6, duty: 0, pattern: nil, motorFault: nil)
         #expect(status.destination?.name == "W\(beforeReverse - 1)")
     }
@@ -124,11 +123,11 @@ struct DaemonStateRouteTests {
         #expect(state.route(.show, at: 0).reply == .success(nil))
         _ = state.route(.load(name: nil, waypoints: Self.waypoints), at: 0)
         let go = state.go(DaemonStateTests.far, name: "far", at: 1)
-        #expect(DaemonStateTests.saves(go.effects).contains(.route(nil)))
+        #expect(DaemonStateTests.saves(go).contains(.route(nil)))
         #expect(state.status(at: 2, duty: 0, pattern: nil, motorFault: nil).route == nil)
         _ = state.route(.load(name: nil, waypoints: Self.waypoints), at: 3)
         let clear = state.route(.clear, at: 4)
-        #expect(DaemonStateTests.saves(clear.effects).contains(.route(nil)))
+        #expect(DaemonStateTests.saves(clear).contains(.route(nil)))
         #expect(state.state == .idle)
     }
 
@@ -139,7 +138,7 @@ struct DaemonStateRouteTests {
         let waypoint = DestinationReport(latitude: end.latitudeDegrees, longitude: end.longitudeDegrees, name: "Gate", radiusMeters: 40)
         _ = state.route(.load(name: nil, waypoints: [waypoint]), at: 0)
         for second in 1...3 {
-            _ = state.sensor(.fix(Self.fix(Self.point(0, 65))), at: Double(second))
+            _ = state.fix(Self.fix(Self.point(0, 65)), at: Double(second))
         }
         #expect(state.state == .arrived)
     }
@@ -149,7 +148,7 @@ struct DaemonStateRouteTests {
         var state = DaemonStateTests.fresh()
         let bakery = DestinationReport(latitude: 48.86, longitude: 2.29, name: "Bakery", radiusMeters: 8)
         let add = state.place(.add(bakery, replacing: false), at: 0)
-        #expect(DaemonStateTests.saves(add.effects).count == 1)
+        #expect(DaemonStateTests.saves(add).count == 1)
         #expect(state.place(.add(bakery, replacing: false), at: 0).reply
             == .failure(ControlError(.refused, "a place called \"Bakery\" exists already; replace it, or pick another name")))
         #expect(Self.failure(state.goPlace("bakery", at: 1).reply) == nil)
@@ -162,10 +161,10 @@ struct DaemonStateRouteTests {
         _ = state.go(DaemonStateTests.far, name: "Far corner", at: 3)
         #expect(Self.failure(state.goPlace("FAR CORNER", at: 4).reply) == nil)
         #expect(state.place(.rename("bakery", to: "Old bakery"), at: 5).reply == .success(nil))
-        #expect(state.saved.places.map(\.name) == ["Old bakery"])
+        #expect(state.persistent.places.map(\.name) == ["Old bakery"])
         #expect(state.place(.remove("bakery"), at: 6).reply == .failure(ControlError(.notFound, "no place is called \"bakery\"")))
         #expect(state.place(.remove("old BAKERY"), at: 6).reply == .success(nil))
-        #expect(state.saved.places.isEmpty)
+        #expect(state.persistent.places.isEmpty)
     }
 
     @Test("place mark averages the fixes of the last seconds and reports the error; without a fix it is refused")
@@ -174,10 +173,10 @@ struct DaemonStateRouteTests {
         #expect(state.place(.mark(name: "Car", seconds: 5, radiusMeters: nil, replacing: false), at: 0).reply
             == .failure(ControlError(.refused, "no fix with a position in the last 5 s; mark needs to know where you are")))
         // Ten seconds walking up, then five standing at the car with a metre of jitter.
-        for second in 0..<10 { _ = state.sensor(.fix(Self.fix(Self.point(0, Double(second) * 1.4 - 30))), at: Double(second)) }
+        for second in 0..<10 { _ = state.fix(Self.fix(Self.point(0, Double(second) * 1.4 - 30)), at: Double(second)) }
         let car = Self.point(0, 0)
         for second in 10..<15 {
-            _ = state.sensor(.fix(Self.fix(Self.point(second % 2 == 0 ? 1 : -1, 0))), at: Double(second))
+            _ = state.fix(Self.fix(Self.point(second % 2 == 0 ? 1 : -1, 0)), at: Double(second))
         }
         let report = try #require(try state.place(.mark(name: "Car", seconds: 4.5, radiusMeters: 6, replacing: false), at: 14.5).reply.get())
         #expect(report.fixes == 5)
@@ -185,6 +184,6 @@ struct DaemonStateRouteTests {
         #expect(Geodesic.wgs84.inverse(from: marked, to: car).distanceMeters < 0.5)
         #expect(report.errorMeters >= 3.5 && report.errorMeters <= 4.5, "one fix's eph (4 m), barely shrunk: \(report.errorMeters)")
         #expect(report.place.radiusMeters == 6)
-        #expect(state.saved.places.place(named: "car")?.arrivalRadiusMeters == 6)
+        #expect(state.persistent.places.place(named: "car")?.arrivalRadiusMeters == 6)
     }
 }

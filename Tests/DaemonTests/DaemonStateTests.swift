@@ -25,7 +25,7 @@ struct DaemonStateTests {
     static let sample = IMUSample(magneticMicrotesla: Vector3(20.8, 0, 43.0), accelerationG: Vector3(0, 0, -1))
 
     static func fresh(saved: PersistentState = .initial) -> DaemonState {
-        DaemonState(pipeline: NavigationPipeline(calibration: .identity), saved: saved, isCalibrated: true)
+        DaemonState(pipeline: NavigationPipeline(calibration: .identity), saved: saved, builtInCalibration: .identity)
     }
 
     static func patterns(_ effects: [DaemonState.Effect]) -> [HapticPattern] {
@@ -36,15 +36,13 @@ struct DaemonStateTests {
         actions.compactMap { if case .play(let pattern) = $0 { pattern } else { nil } }
     }
 
-    static func saves(_ effects: [DaemonState.Effect]) -> [DaemonState.Save.Change] {
-        effects.compactMap { if case .save(let save) = $0 { save.change } else { nil } }
-    }
+    static func saves<Reply>(_ driven: Driven<Reply>) -> [SavedItem] { driven.saves }
 
     @Test("start without an IMU: status names it, the heading says no-imu; go warns heading-unreliable once settled")
     func noIMU() {
         var state = Self.fresh()
         state.imuMissing("cannot open /dev/i2c-1: No such file or directory")
-        _ = state.sensor(.fix(Self.fix()), at: 0.5)
+        _ = state.fix(Self.fix(), at: 0.5)
         let status = state.status(at: 1, duty: 0, pattern: nil, motorFault: nil)
         #expect(status.problems == ["imu: cannot open /dev/i2c-1: No such file or directory; trying again"])
         #expect(status.heading.problem == "no-imu")
@@ -55,7 +53,7 @@ struct DaemonStateTests {
         for tenth in 11...50 {
             let seconds = Double(tenth) / 10
             var played = Self.patterns(state.tick(at: seconds))
-            if tenth % 10 == 0 { played += Self.patterns(state.sensor(.fix(Self.fix()), at: seconds).actions) }
+            if tenth % 10 == 0 { played += Self.patterns(state.fix(Self.fix(), at: seconds).actions) }
             for pattern in played { warnings.append((seconds, pattern)) }
         }
         #expect(state.state == .noHeading)
@@ -71,7 +69,7 @@ struct DaemonStateTests {
     @Test("gpsd lost and regained: the problem comes and goes; a fix too old is shown stale, with its age")
     func gpsLostAndRegained() {
         var state = Self.fresh()
-        _ = state.sensor(.fix(Self.fix()), at: 0)
+        _ = state.fix(Self.fix(), at: 0)
         state.gpsMissing("cannot connect to gpsd at 127.0.0.1:2947 (Connection refused)")
         let lost = state.status(at: 10, duty: 0, pattern: nil, motorFault: nil)
         #expect(lost.problems == ["gps: cannot connect to gpsd at 127.0.0.1:2947 (Connection refused); trying again"])
@@ -79,7 +77,7 @@ struct DaemonStateTests {
         #expect(lost.fix?.ageSeconds == 10)
         #expect(lost.fix?.altitudeMSLMeters == 35)
         state.gpsMissing(nil)
-        _ = state.sensor(.fix(Self.fix()), at: 11)
+        _ = state.fix(Self.fix(), at: 11)
         let back = state.status(at: 11.5, duty: 0, pattern: nil, motorFault: nil)
         #expect(back.problems.isEmpty)
         #expect(back.fix?.problem == nil)
@@ -93,13 +91,13 @@ struct DaemonStateTests {
         #expect(Self.patterns(go.effects) == [.destinationAccepted])
         #expect(go.effects.contains(.destinationChanged(Self.far)))
         let saved = SavedDestination(coordinate: Self.far, name: "far")
-        #expect(Self.saves(go.effects) == [.destination(saved), .recent(state.saved.recent)])
-        #expect(state.saved.recent.first == saved)
+        #expect(Self.saves(go) == [.destination(saved), .recent(state.persistent.recent)])
+        #expect(state.persistent.recent.first == saved)
         #expect((try? go.reply.get()) != nil)
         var warnings: [Double] = []
         for tenth in 1...250 {
             let seconds = Double(tenth) / 10
-            let played = Self.patterns(state.sensor(.imu(Self.sample), at: seconds).actions) + Self.patterns(state.tick(at: seconds))
+            let played = Self.patterns(state.imu(Self.sample, at: seconds).actions) + Self.patterns(state.tick(at: seconds))
             if played.contains(.gpsLost) { warnings.append(seconds) }
         }
         #expect(warnings == [3, 13, 23], "\(warnings)")
@@ -112,8 +110,8 @@ struct DaemonStateTests {
         _ = state.go(Self.paris, name: nil, at: 0)
         var played: [HapticPattern] = []
         for second in 1...5 {
-            played += Self.patterns(state.sensor(.fix(Self.fix()), at: Double(second)).actions)
-            played += Self.patterns(state.sensor(.imu(Self.sample), at: Double(second) + 0.1).actions)
+            played += Self.patterns(state.fix(Self.fix(), at: Double(second)).actions)
+            played += Self.patterns(state.imu(Self.sample, at: Double(second) + 0.1).actions)
         }
         #expect(state.state == .arrived)
         #expect(played == [.arrived])
@@ -127,14 +125,14 @@ struct DaemonStateTests {
         var state = Self.fresh()
         let mute = state.mute(true, at: 0)
         #expect(mute.effects.contains(.silence))
-        #expect(Self.saves(mute.effects) == [.muted(true)])
+        #expect(Self.saves(mute) == [.muted(true)])
         #expect(mute.effects.contains(.log(.info, "muted", [:])))
         let go = state.go(Self.far, name: nil, at: 1)
         #expect(Self.patterns(go.effects).isEmpty)
         let clear = state.clear(at: 2)
         #expect(clear.effects.contains(.silence))
         #expect(clear.effects.contains(.destinationChanged(nil)))
-        #expect(Self.saves(clear.effects) == [.destination(nil)])
+        #expect(Self.saves(clear) == [.destination(nil)])
         #expect(state.state == .idle)
         #expect(state.status(at: 3, duty: 0, pattern: nil, motorFault: "cannot set the duty cycle").problems
             == ["motor: cannot set the duty cycle; retrying"])
@@ -153,7 +151,7 @@ struct DaemonStateTests {
 
     @Test("calibrate: start pauses guidance, finish without a fix is refused, with one it stores, saves and plays calibrated")
     func calibrate() {
-        var state = DaemonState(pipeline: NavigationPipeline(), saved: .initial, isCalibrated: false)
+        var state = DaemonState(pipeline: NavigationPipeline(), saved: .initial)
         #expect(state.calibrationReport().state == "none")
         let start = state.calibrate(.start, at: 0, utcSeconds: 1_782_950_400)
         #expect(start.effects.contains(.calibratingChanged(true)))
@@ -167,18 +165,18 @@ struct DaemonStateTests {
                 let (phi, lambda) = (latitude * .pi / 180, longitude * .pi / 180)
                 let field = Vector3(48 * cos(phi) * cos(lambda), 48 * cos(phi) * sin(lambda), 48 * sin(phi))
                 seconds += 0.02
-                _ = state.sensor(.imu(IMUSample(magneticMicrotesla: field + offset, accelerationG: Vector3(0, 0, -1))), at: seconds)
+                _ = state.imu(IMUSample(magneticMicrotesla: field + offset, accelerationG: Vector3(0, 0, -1)), at: seconds)
             }
         }
         let refused = state.calibrate(.finish, at: seconds, utcSeconds: 1_782_950_400)
         #expect(refused.reply.failure?.code == .refused, "no fix yet")
-        _ = state.sensor(.fix(Self.fix()), at: seconds)
+        _ = state.fix(Self.fix(), at: seconds)
         let finished = state.calibrate(.finish, at: seconds, utcSeconds: 1_782_950_400)
         let report = try? finished.reply.get()
         #expect(report?.state == "stored", "\(String(describing: finished.reply))")
         #expect(Self.patterns(finished.effects) == [.calibrationDone])
         #expect(finished.effects.contains(.calibratingChanged(false)))
-        #expect(finished.effects.contains { if case .save(let save) = $0, case .calibration(let saved?) = save.change { saved.createdAt.seconds == 1_782_950_400 } else { false } })
+        #expect(finished.saves.contains { if case .calibration(let saved?) = $0 { saved.createdAt.seconds == 1_782_950_400 } else { false } })
         #expect(!state.needsHeading)
         #expect(state.calibrationReport().state == "stored")
     }

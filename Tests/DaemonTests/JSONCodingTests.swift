@@ -316,12 +316,19 @@ struct JSONCodingTests {
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(Confused()) }
     }
 
+    /// What reading one state file into a fresh state gives.
+    static func decoded(_ file: StateFile, _ bytes: [UInt8]) throws -> PersistentState {
+        var state = PersistentState.initial
+        try StateFileCoding.decode(file, bytes, into: &state)
+        return state
+    }
+
     @Test("state files are the bytes JSONEncoder wrote: pretty, sorted, final newline")
     func stateFiles() throws {
         let destination = SavedDestination(
             coordinate: Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945),
             name: "Tour / \"Eiffel\"")
-        let destinationFile = try StateFileCoding.encode(destination: destination)
+        let destinationFile = try StateFileCoding.encode(.destination, from: PersistentState(destination: destination))
         #expect(
             String(decoding: destinationFile, as: UTF8.self) == """
                 {
@@ -335,13 +342,13 @@ struct JSONCodingTests {
 
                 """)
         #expect(
-            String(decoding: try StateFileCoding.encode(destination: nil), as: UTF8.self)
+            String(decoding: try StateFileCoding.encode(.destination, from: PersistentState(destination: nil)), as: UTF8.self)
                 == "{\n  \"destination\" : null,\n  \"version\" : 1\n}\n")
         #expect(
-            String(decoding: try StateFileCoding.encode(muted: true), as: UTF8.self)
+            String(decoding: try StateFileCoding.encode(.mute, from: PersistentState(muted: true)), as: UTF8.self)
                 == "{\n  \"muted\" : true,\n  \"version\" : 1\n}\n")
         #expect(
-            String(decoding: try StateFileCoding.encode(recent: RecentDestinations()), as: UTF8.self)
+            String(decoding: try StateFileCoding.encode(.recent, from: PersistentState(recent: RecentDestinations())), as: UTF8.self)
                 == "{\n  \"recent\" : [\n\n  ],\n  \"version\" : 1\n}\n")
         let recent = RecentDestinations([
             destination,
@@ -357,19 +364,19 @@ struct JSONCodingTests {
                 fitErrorPercent: 1.2, coveragePercent: 85, fittedFieldMicrotesla: nil, referenceFieldMicrotesla: 47.9,
                 sampleCount: 412))
         let files = [
-            destinationFile, try StateFileCoding.encode(recent: recent),
-            try StateFileCoding.encode(calibration: calibration),
-            try StateFileCoding.encode(calibration: nil),
+            destinationFile, try StateFileCoding.encode(.recent, from: PersistentState(recent: recent)),
+            try StateFileCoding.encode(.calibration, from: PersistentState(calibration: calibration)),
+            try StateFileCoding.encode(.calibration, from: PersistentState(calibration: nil)),
         ]
         for file in files {
             // The layout and numbers against JSONEncoder's, for the very values in the file.
             #expect(
                 file == (try FoundationOracle.bytes(of: JSONParser.parse(file), pretty: true)) + [UInt8(ascii: "\n")])
         }
-        #expect(try StateFileCoding.decodeDestination(destinationFile) == destination)
-        #expect(try StateFileCoding.decodeRecent(files[1]) == recent)
-        #expect(try StateFileCoding.decodeCalibration(files[2]) == calibration)
-        #expect(try StateFileCoding.decodeCalibration(files[3]) == nil)
+        #expect(try Self.decoded(.destination, destinationFile).destination == destination)
+        #expect(try Self.decoded(.recent, files[1]).recent == recent)
+        #expect(try Self.decoded(.calibration, files[2]).calibration == calibration)
+        #expect(try Self.decoded(.calibration, files[3]).calibration == nil)
         // The quality figure that is unknown is left out, not written as null.
         #expect(!String(decoding: files[2], as: UTF8.self).contains("fittedFieldMicrotesla"))
     }

@@ -84,12 +84,12 @@ private func permissions(of path: String) throws -> Int {
 }
 
 private func saveAll(_ state: PersistentState, in store: StateStore) throws {
-    try store.save(destination: state.destination)
-    try store.save(recent: state.recent)
-    try store.save(muted: state.muted)
-    try store.save(calibration: state.calibration)
-    try store.save(route: state.route)
-    try store.save(places: state.places)
+    try store.save(.destination, from: PersistentState(destination: state.destination))
+    try store.save(.recent, from: PersistentState(recent: state.recent))
+    try store.save(.mute, from: PersistentState(muted: state.muted))
+    try store.save(.calibration, from: PersistentState(calibration: state.calibration))
+    try store.save(.route, from: PersistentState(route: state.route))
+    try store.save(.places, from: PersistentState(places: state.places))
 }
 
 /// The real system calls, except for one chosen call on one chosen path, which fails with a
@@ -251,7 +251,7 @@ struct StateStoreRoundTripTests {
             // cannot be saved at all (PlaceNameTests).
             place(1e-300, -0.0, "a b \"c\"\\/ ✓"),
         ] {
-            try store.save(destination: destination)
+            try store.save(.destination, from: PersistentState(destination: destination))
             let loaded = try StateStore(directory: temporary.path).load()
             #expect(loaded.state.destination == destination)
             #expect(
@@ -259,7 +259,7 @@ struct StateStoreRoundTripTests {
                     == destination.coordinate.latitudeDegrees.bitPattern)
             #expect(loaded.report.isClean)
         }
-        try store.save(destination: nil)
+        try store.save(.destination, from: PersistentState(destination: nil))
         #expect(try StateStore(directory: temporary.path).load().state.destination == nil)
     }
 
@@ -269,9 +269,9 @@ struct StateStoreRoundTripTests {
         let store = try StateStore(directory: temporary.path)
         var recent = RecentDestinations()
         for destination in [unnamed, opera, eiffel, place(1, 2), place(3, 4, "four")] { recent.record(destination) }
-        try store.save(recent: recent)
+        try store.save(.recent, from: PersistentState(recent: recent))
         #expect(try StateStore(directory: temporary.path).load().state.recent == recent)
-        try store.save(recent: RecentDestinations())
+        try store.save(.recent, from: PersistentState(recent: RecentDestinations()))
         #expect(try StateStore(directory: temporary.path).load().state.recent.isEmpty)
     }
 
@@ -279,7 +279,7 @@ struct StateStoreRoundTripTests {
     func mute(muted: Bool) throws {
         let temporary = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
-        try store.save(muted: muted)
+        try store.save(.mute, from: PersistentState(muted: muted))
         #expect(try StateStore(directory: temporary.path).load().state.muted == muted)
     }
 
@@ -290,12 +290,12 @@ struct StateStoreRoundTripTests {
         var partial = fittedCalibration
         partial.quality = SavedCalibration.Quality(coveragePercent: 100, sampleCount: 0)
         for calibration in [fittedCalibration, handCalibration, partial] {
-            try store.save(calibration: calibration)
+            try store.save(.calibration, from: PersistentState(calibration: calibration))
             let loaded = try StateStore(directory: temporary.path).load()
             #expect(loaded.state.calibration == calibration)
             #expect(loaded.report.isClean)
         }
-        try store.save(calibration: nil)
+        try store.save(.calibration, from: PersistentState(calibration: nil))
         #expect(try StateStore(directory: temporary.path).load().state.calibration == nil)
     }
 
@@ -342,7 +342,7 @@ struct StateStoreRoundTripTests {
         #expect(quality["sampleCount"] as? Int == 412)
         #expect(quality["fitErrorPercent"] as? Double == 1.83)
 
-        try store.save(destination: nil)
+        try store.save(.destination, from: PersistentState(destination: nil))
         #expect(try object(.destination)["destination"] is NSNull)
         #expect(String(decoding: try bytes(at: store.path(of: .destination)), as: UTF8.self).hasSuffix("}\n"))
 
@@ -381,7 +381,7 @@ struct StateStoreRoundTripTests {
         let fileSystem = FaultyFileSystem()
         let store = try StateStore(directory: temporary.path, fileSystem: fileSystem)
         let before = fileSystem.log.count
-        try store.save(muted: true)
+        try store.save(.mute, from: PersistentState(muted: true))
         let target = store.path(of: .mute)
         let staging = store.temporaryPath(of: .mute)
         #expect(
@@ -748,7 +748,7 @@ struct StateStoreDamageTests {
         let temporary = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
         try write("half a file", to: store.temporaryPath(of: .destination))
-        try store.save(destination: opera)
+        try store.save(.destination, from: PersistentState(destination: opera))
         #expect(try StateStore(directory: temporary.path).load().state.destination == opera)
         #expect(try names(in: temporary.path) == ["destination.json"])
     }
@@ -781,12 +781,12 @@ private let saveFaults: [SaveFault] = StateFile.allCases.flatMap { file in
 /// Saves an item's "new" value, different from ``everything``'s.
 private func saveNewValue(of file: StateFile, in store: StateStore) throws(StateStoreError) {
     switch file {
-    case .destination: try store.save(destination: opera)
-    case .recent: try store.save(recent: RecentDestinations([place(5, 5, "a much longer name than before")]))
-    case .mute: try store.save(muted: false)
-    case .calibration: try store.save(calibration: handCalibration)
-    case .route: try store.save(route: nil)
-    case .places: try store.save(places: PlaceBook([opera]))
+    case .destination: try store.save(.destination, from: PersistentState(destination: opera))
+    case .recent: try store.save(.recent, from: PersistentState(recent: RecentDestinations([place(5, 5, "a much longer name than before")])))
+    case .mute: try store.save(.mute, from: PersistentState(muted: false))
+    case .calibration: try store.save(.calibration, from: PersistentState(calibration: handCalibration))
+    case .route: try store.save(.route, from: PersistentState(route: nil))
+    case .places: try store.save(.places, from: PersistentState(places: PlaceBook([opera])))
     }
 }
 
@@ -840,7 +840,7 @@ struct StateStoreFailedSaveTests {
             throws: StateStoreError.saveFailed(
                 path: probe.path(of: .mute), step: .create, temporaryPath: probe.temporaryPath(of: .mute),
                 .readOnlyFileSystem, cleanupError: nil)
-        ) { try store.save(muted: true) }
+        ) { try store.save(.mute, from: PersistentState(muted: true)) }
         #expect(try names(in: temporary.path).isEmpty)
     }
 
@@ -886,7 +886,7 @@ struct StateStoreFailedSaveTests {
             func removeFile(_ path: String) throws(Errno) { try removeFault.removeFile(path) }
         }
         let store = try StateStore(directory: temporary.path, fileSystem: TwoFaults(staging: staging))
-        let error = #expect(throws: StateStoreError.self) { try store.save(muted: true) }
+        let error = #expect(throws: StateStoreError.self) { try store.save(.mute, from: PersistentState(muted: true)) }
         #expect(
             error
                 == .saveFailed(
@@ -903,7 +903,7 @@ struct StateStoreFailedSaveTests {
         let fileSystem = FaultyFileSystem(.init(call: .sync, path: temporary.path, errno: .ioError))
         let store = try StateStore(directory: temporary.path, fileSystem: fileSystem)
         #expect(throws: StateStoreError.notDurable(path: store.path(of: .mute), directory: temporary.path, .ioError)) {
-            try store.save(muted: true)
+            try store.save(.mute, from: PersistentState(muted: true))
         }
         // The new contents are in place, whole.
         #expect(try StateStore(directory: temporary.path).load().state.muted == true)
@@ -915,7 +915,7 @@ struct StateStoreFailedSaveTests {
         let temporary = try TemporaryDirectory()
         let fileSystem = FaultyFileSystem(.init(call: .sync, path: temporary.path, errno: .invalidArgument))
         let store = try StateStore(directory: temporary.path, fileSystem: fileSystem)
-        try store.save(muted: true)
+        try store.save(.mute, from: PersistentState(muted: true))
         #expect(fileSystem.faultFired)
         #expect(try StateStore(directory: temporary.path).load().state.muted == true)
     }
@@ -924,37 +924,37 @@ struct StateStoreFailedSaveTests {
     func invalidValues() throws {
         let temporary = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
-        try store.save(destination: eiffel)
+        try store.save(.destination, from: PersistentState(destination: eiffel))
         let before = try bytes(at: store.path(of: .destination))
 
         #expect(
             throws: StateStoreError.invalidValue(
                 path: store.path(of: .destination),
                 .outOfRange(field: "destination.lat", value: 95, allowed: "[-90, 90]"))
-        ) { try store.save(destination: place(95, 0)) }
+        ) { try store.save(.destination, from: PersistentState(destination: place(95, 0))) }
         #expect(
             throws: StateStoreError.invalidValue(
                 path: store.path(of: .recent), .nonFinite(field: "recent[1].lon"))
-        ) { try store.save(recent: RecentDestinations([eiffel, place(1, .infinity)])) }
+        ) { try store.save(.recent, from: PersistentState(recent: RecentDestinations([eiffel, place(1, .infinity)]))) }
 
         var broken = fittedCalibration
         broken.calibration.offsetMicrotesla.y = .nan
         #expect(
             throws: StateStoreError.invalidValue(
                 path: store.path(of: .calibration), .nonFinite(field: "calibration.offset[1]"))
-        ) { try store.save(calibration: broken) }
+        ) { try store.save(.calibration, from: PersistentState(calibration: broken)) }
         broken = fittedCalibration
         broken.calibration.matrix = Matrix3(.zero, .zero, .zero)
         #expect(
             throws: StateStoreError.invalidValue(
                 path: store.path(of: .calibration), .singularMatrix(field: "calibration.matrix"))
-        ) { try store.save(calibration: broken) }
+        ) { try store.save(.calibration, from: PersistentState(calibration: broken)) }
         broken = fittedCalibration
         broken.quality.fitErrorPercent = -.infinity
         #expect(
             throws: StateStoreError.invalidValue(
                 path: store.path(of: .calibration), .nonFinite(field: "calibration.quality.fitErrorPercent"))
-        ) { try store.save(calibration: broken) }
+        ) { try store.save(.calibration, from: PersistentState(calibration: broken)) }
 
         #expect(try bytes(at: store.path(of: .destination)) == before)
         #expect(try names(in: temporary.path) == ["destination.json"])
@@ -973,7 +973,7 @@ struct StateStoreDirectoryTests {
         #expect(store.directory == directory)
         #expect(try permissions(of: directory) == 0o700)
         #expect(try permissions(of: temporary.path + "/var") == 0o700)
-        try store.save(muted: true)
+        try store.save(.mute, from: PersistentState(muted: true))
         #expect(try StateStore(directory: directory).load().state.muted)
     }
 

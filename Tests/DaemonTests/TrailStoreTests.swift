@@ -1,10 +1,13 @@
 import Daemon
 import Foundation
 import Geodesy
+import SystemSupport
 import Testing
 
 /// The breadcrumb trail (issue 19): thinning, the file format, the bounds and the write rate, on
-/// a real temporary directory. The walks are simulated (a fix a second along a line).
+/// a real temporary directory, with the core's ``TrailLog`` deciding and ``TrailFiles`` writing
+/// as the daemon runs them (``TrailHarness``). The walks are simulated (a fix a second along a
+/// line).
 @Suite("Breadcrumb trail")
 struct TrailStoreTests {
     static let start = Coordinate(uncheckedLatitudeDegrees: 48.8556, longitudeDegrees: 2.2986)
@@ -29,9 +32,9 @@ struct TrailStoreTests {
         return path
     }
 
-    static func allPoints(_ store: TrailStore) throws -> [TrailPoint] {
+    static func allPoints(_ store: TrailHarness) throws -> [TrailPoint] {
         var points: [TrailPoint] = []
-        var cursor: TrailStore.Cursor?
+        var cursor: TrailLog.Cursor?
         repeat {
             let page = try store.page(from: cursor, limit: 1000)
             points += page.points
@@ -82,7 +85,7 @@ struct TrailStoreTests {
     func eightHours() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = TrailStore(directory: directory)
+        let store = TrailHarness(directory: directory)
         let seconds = 8 * 3600
         for second in 0..<seconds {
             // Up and down a 2 km street at 1.4 m/s.
@@ -96,7 +99,7 @@ struct TrailStoreTests {
         let older = (try? FileManager.default.attributesOfItem(atPath: directory + "/trail.1.log")[.size] as? Int) ?? 0
         #expect(current + older <= 2 * store.limits.fileBytes, "\(current) + \(older) bytes")
         // What a SIGKILL now would lose: the points waiting, all from the last minute.
-        let written = try TrailStore(directory: directory).page(from: nil, limit: 100_000).points
+        let written = try TrailHarness(directory: directory).page(from: nil, limit: 100_000).points
         let lastWritten = try #require(written.last).utcSeconds
         #expect(Double(Self.epoch + Int64(seconds)) - lastWritten <= 61, "the file ends \(Double(Self.epoch + Int64(seconds)) - lastWritten) s before the last fix")
         #expect(written.count + store.waitingCount == (try Self.allPoints(store)).count)
@@ -107,11 +110,11 @@ struct TrailStoreTests {
     func bounded() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var limits = TrailStore.Limits()
+        var limits = TrailLog.Limits()
         limits.fileBytes = 65_536
         var thinning = TrailThinner.Settings()
         thinning.spacingMeters = 0
-        let store = TrailStore(directory: directory, limits: limits, thinning: thinning)
+        let store = TrailHarness(directory: directory, limits: limits, thinning: thinning)
         for second in 0..<300_000 { store.record(Self.fix(north: Double(second % 1000), second: second), at: Double(second)) }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(names == ["trail.1.log", "trail.log"])
@@ -123,14 +126,14 @@ struct TrailStoreTests {
         // A cursor from before a rotation is refused, not misread.
         let first = try store.page(from: nil, limit: 10)
         for second in 300_000..<302_000 { store.record(Self.fix(north: 1, second: second), at: Double(second)) }
-        #expect(throws: TrailStore.PageError.rotated) { try store.page(from: first.next, limit: 10) }
+        #expect(throws: TrailLog.PageError.rotated) { try store.page(from: first.next, limit: 10) }
     }
 
     @Test("since and until select by the fixes' time; clear forgets everything")
     func selectAndClear() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = TrailStore(directory: directory)
+        let store = TrailHarness(directory: directory)
         for second in 0..<600 { store.record(Self.fix(north: Double(second) * 1.4, second: second), at: Double(second)) }
         let middle = try store.page(from: nil, since: Double(Self.epoch + 100), until: Double(Self.epoch + 200), limit: 1000).points
         #expect(middle.count == 26 && middle.allSatisfy { $0.utcSeconds >= Double(Self.epoch + 100) && $0.utcSeconds <= Double(Self.epoch + 200) }, "\(middle.count)")
@@ -142,4 +145,45 @@ struct TrailStoreTests {
         #expect(try Self.allPoints(store).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }
+}
+
+/// The trail as the daemon runs it, but synchronously: the core's ``TrailLog`` decides, and
+/// ``TrailFiles`` carries out each append at once and reports back.
+final class TrailHarness {
+    private(set) var log: TrailLog
+    let files: TrailFiles
+
+    init(directory: String, limits: TrailLog.Limits = .init(), thinning: TrailThinner.Settings = .init()) {
+        files = TrailFiles(directory: directory, limits: limits)
+        log = TrailLog(currentFileBytes: files.currentFileBytes, limits: limits, thinning: thinning)
+    }
+
+    var limits: TrailLog.Limits { log.limits }
+    /// Appends so far, one `fsync` each.
+    var syncCount: Int { log.appendCount }
+    var waitingCount: Int { log.waiting.count }
+    var sessionStartSeconds: Double? { log.sessionStartSeconds }
+
+    func record(_ fix: Fix, at seconds: Double) {
+        if let append = log.take(fix, at: seconds) { perform(append) }
+    }
+
+    func flush() {
+        if let append = log.flush() { perform(append) }
+    }
+
+    private func perform(_ append: TrailLog.Append) {
+        let (written, _) = files.append(append)
+        log.written(append, written)
+    }
+
+    func page(from cursor: TrailLog.Cursor?, since: Double = -.infinity, until: Double = .infinity, limit: Int) throws(TrailLog.PageError)
+        -> TrailLog.Page
+    {
+        try log.page(stored: files.contents(), from: cursor, since: since, until: until, limit: limit)
+    }
+
+    func points(since: Double) -> [TrailPoint] { log.points(stored: files.contents(), since: since) }
+
+    func clear() -> Errno? { files.clear(generation: log.clear()) }
 }

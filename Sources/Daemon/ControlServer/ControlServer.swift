@@ -191,7 +191,7 @@ public final class ControlServer: Sendable {
                             flow.setWatching(enabled)
                             reply = .ok
                         } else {
-                            reply = await respond(to: request)
+                            reply = await handler.handle(request)
                         }
                     } catch {
                         reply = .error(error)
@@ -242,8 +242,8 @@ public final class ControlServer: Sendable {
             let interval = Duration.seconds(1 / hertz)
             var deadline = clock.now
             while !Task.isCancelled {
-                let status = await handler.status()
-                guard !Task.isCancelled, send(.status(status), to: connection, id: id) else { return }
+                let status = await handler.handle(.status)
+                guard !Task.isCancelled, send(status, to: connection, id: id) else { return }
                 deadline = deadline.advanced(by: interval)
                 try? await clock.sleep(until: deadline)
             }
@@ -304,72 +304,5 @@ public final class ControlServer: Sendable {
         }
         // A partial line left by a client that disconnected mid-line is discarded.
         continuation.finish()
-    }
-
-    /// Carries out one request other than `watch`.
-    private func respond(to request: ControlRequest) async -> ControlReply {
-        switch request {
-        case .go(let latitude, let longitude, let name):
-            let coordinate: Coordinate
-            do {
-                coordinate = try Coordinate(latitudeDegrees: latitude, longitudeDegrees: longitude)
-            } catch {
-                return .error(ControlError(.badArgument, "\(error)"))
-            }
-            return Self.reply(await handler.go(coordinate, name: name))
-        case .goRecent(let index):
-            return Self.reply(await handler.goRecent(index))
-        case .clear:
-            return Self.reply(await handler.clear())
-        case .status:
-            return .status(await handler.status())
-        case .recent:
-            return .recent(await handler.recent().map(DaemonState.report))
-        case .mute(let on):
-            return Self.reply(await handler.mute(on))
-        case .calibrate(let action):
-            switch await handler.calibrate(action) {
-            case .success(let report): return .calibration(report)
-            case .failure(let error): return .error(error)
-            }
-        case .buzz(let pattern):
-            return Self.reply(await handler.buzz(pattern))
-        case .goPlace(let name):
-            return Self.reply(await handler.goPlace(name))
-        case .route(let action):
-            switch await handler.route(action) {
-            case .success(let report): return .route(report)
-            case .failure(let error): return .error(error)
-            }
-        case .track(let action):
-            switch await handler.track(action) {
-            case .success(let report?): return .track(report)
-            case .success(nil): return .ok
-            case .failure(let error): return .error(error)
-            }
-        case .back(let minutes):
-            switch await handler.back(minutes: minutes) {
-            case .success(let report): return .route(report)
-            case .failure(let error): return .error(error)
-            }
-        case .place(.list):
-            return .places(await handler.places().map(DaemonState.report))
-        case .place(let action):
-            switch await handler.place(action) {
-            case .success(let report?): return .placeMarked(report)
-            case .success(nil): return .ok
-            case .failure(let error): return .error(error)
-            }
-        case .watch:
-            // Handled by serve(), which owns the client's watch task.
-            return .ok
-        }
-    }
-
-    private static func reply(_ result: Result<Void, ControlError>) -> ControlReply {
-        switch result {
-        case .success: .ok
-        case .failure(let error): .error(error)
-        }
     }
 }

@@ -1,4 +1,3 @@
-@preconcurrency import Glibc
 import ControlProtocol
 import Geodesy
 import Guidance
@@ -8,117 +7,140 @@ import IMU
 import Synchronization
 import SystemSupport
 
-/// Carries out what ``DaemonState`` decides: the one place where the daemon's decisions meet
-/// its player, state store, logger, recorder and clock.
+/// The thin executor around ``DaemonState``: it dates each event on its clock, hands it to the
+/// state under one lock, and carries out what the state decided: cues and patterns to the
+/// motor, state files to the store, trail appends to the trail's thread, lines to the log and
+/// the recording, news to whoever listens (``Hooks``). It answers the control socket through
+/// one path, ``handle(_:)``, building each reply from a copy of the state taken with the
+/// transition.
 ///
-/// Sensor events take the short way: ``sample(_:at:)``, ``fix(_:)`` and ``tick()`` are
-/// synchronous and may be called from any thread (the sampling thread calls them 50 times a
-/// second). They lock the state, hand the event over, and pass what the navigator decided
-/// straight to the player's mailbox: no task, no actor hop, no thread woken, no heap allocation
-/// of our own on the way. Control requests take the same lock for the state's transition only,
-/// and are carried out one at a time (``requests``), so that their saves land in the order of
-/// their transitions while the sampling thread never waits for a save.
-public final class DaemonCore: ControlHandler {
+/// Sensor events take the short way: ``sample(_:at:)``, ``fix(_:)`` and ``tick()`` may be
+/// called from any thread (the sampling thread calls them 50 times a second); the sample path
+/// takes the lock once and allocates nothing. Requests and the saves a fix causes are carried
+/// out one at a time (``requests``), so saves land in the order of their transitions while the
+/// sampling thread never waits for a save.
+public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Duration == Duration {
+    /// Who is told what the state decided beyond the motor: the sampling thread (to speed up),
+    /// a simulated walker (to head for the destination, or tumble the device to calibrate).
+    public struct Hooks: Sendable {
+        /// A new destination, or none.
+        public var destinationChanged: @Sendable (Coordinate?) -> Void
+        /// A calibration started (true) or ended (false).
+        public var calibratingChanged: @Sendable (Bool) -> Void
+
+        /// Hooks from their parts; by default nobody listens.
+        public init(
+            destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in },
+            calibratingChanged: @escaping @Sendable (Bool) -> Void = { _ in }
+        ) {
+            self.destinationChanged = destinationChanged
+            self.calibratingChanged = calibratingChanged
+        }
+    }
+
     private let core: Mutex<DaemonState>
-    /// Held for the whole of a control request, saves included.
+    /// Held for the whole of a request (or a fix's saves), IO included.
     private let requests = Mutex(())
-    private let player: HapticPlayer<ContinuousClock>
-    private let store: StateStore
+    private let clock: C
+    private let origin: C.Instant
+    private let wallClock: @Sendable () -> Int64
+    private let motor: any MotorOutput
+    private let store: StateStore?
+    private let trailFiles: TrailFiles?
+    private let trailQueue: TrailService?
     private let logger: Logger
     private let recorder: Recorder?
-    /// The breadcrumb trail, fed every fix; nil when none is kept (tests).
-    private let trail: TrailStore?
+    private let hooks: Hooks
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
-    private let start: ContinuousClock.Instant
-    private let destinationChanged: @Sendable (Coordinate?) -> Void
-    private let calibratingChanged: @Sendable (Bool) -> Void
-    /// The navigator's state after the latest event, readable without the lock (for the
-    /// sampling rate and systemd's STATUS= line).
+    /// The navigator's state after the latest event, readable without the lock.
     private let currentState = Atomic<UInt8>(0)
-    /// Told when the navigator's state changes (from whichever thread changed it).
     private let stateChanges: AsyncStream<Navigator.State>.Continuation
     /// The states as they change, for systemd's STATUS= line and the log; only the newest
     /// unread one is kept.
     public let states: AsyncStream<Navigator.State>
 
-    /// A core around a state, with what carries out its effects.
+    /// An executor around a state.
+    ///
     /// - Parameters:
-    ///   - start: The instant event times count from.
-    ///   - destinationChanged: told of every new destination (the simulated walker heads for it).
-    ///   - calibratingChanged: told when a calibration starts and ends (the simulated walker
-    ///     tumbles the device meanwhile).
+    ///   - state: The state as loaded, not yet started (``start()`` restores it).
+    ///   - clock: What events are dated on; seconds count from now.
+    ///   - wallClock: The time of day, POSIX seconds (a calibration's date).
+    ///   - motor: The player.
+    ///   - store: Where state files are saved; nil saves nothing (replay, tests).
+    ///   - trailFiles: Where the trail is appended; nil keeps none.
+    ///   - trailQueue: The thread appends go to; nil appends on the thread of the fix (tests).
+    ///   - recorder: Where events are recorded (`--record`).
+    ///   - hooks: Who else is told.
     public init(
-        state: DaemonState, player: HapticPlayer<ContinuousClock>, store: StateStore, logger: Logger,
-        recorder: Recorder? = nil, trail: TrailStore? = nil, start: ContinuousClock.Instant = .now,
-        destinationChanged: @escaping @Sendable (Coordinate?) -> Void = { _ in },
-        calibratingChanged: @escaping @Sendable (Bool) -> Void = { _ in }
+        state: DaemonState, clock: C, wallClock: @escaping @Sendable () -> Int64, motor: any MotorOutput,
+        store: StateStore?, trailFiles: TrailFiles? = nil, trailQueue: TrailService? = nil, logger: Logger,
+        recorder: Recorder? = nil, hooks: Hooks = Hooks()
     ) {
         core = Mutex(state)
-        self.player = player
+        self.clock = clock
+        origin = clock.now
+        self.wallClock = wallClock
+        self.motor = motor
         self.store = store
+        self.trailFiles = trailFiles
+        self.trailQueue = trailQueue
         self.logger = logger
         self.recorder = recorder
-        self.trail = trail
-        self.start = start
-        self.destinationChanged = destinationChanged
-        self.calibratingChanged = calibratingChanged
+        self.hooks = hooks
         (states, stateChanges) = AsyncStream.makeStream(of: Navigator.State.self, bufferingPolicy: .bufferingNewest(1))
         currentState.store(Self.code(of: state.state), ordering: .relaxed)
     }
 
-    private func seconds(_ instant: ContinuousClock.Instant = .now) -> Double { (instant - start).seconds }
+    /// Seconds since the executor was made, on its clock.
+    public func seconds(at instant: C.Instant) -> Double { origin.duration(to: instant).seconds }
+
+    private var now: Double { seconds(at: clock.now) }
 
     // MARK: - Sensors
 
     /// One IMU sample, taken at `instant` (a burst's samples are older than the burst); any
-    /// thread.
-    public func sample(_ sample: IMUSample, at instant: ContinuousClock.Instant = .now) {
-        sensor(.imu(sample), at: instant)
+    /// thread, no allocation.
+    public func sample(_ sample: IMUSample, at instant: C.Instant) {
+        let at = seconds(at: instant)
+        core.withLock { core in
+            let (actions, record, output) = core.imu(sample, at: at)
+            recorder?.record(record.kind, at: record.seconds, live: output)
+            deliver(actions)
+            publish(core.state)
+        }
     }
 
-    /// One fix; any thread. A fix that moves a route on also saves its progress, in the order
-    /// of the requests' saves (so on the GPS thread, never the sampling thread).
+    /// One fix, now; any thread. What it decides beyond the motor (a route moved on, a trail
+    /// append) is carried out after the lock is released.
     public func fix(_ fix: Fix) {
-        if let trail { noteTrail(trail.record(fix, at: seconds())) }
-        guard sensor(.fix(fix), at: .now) else { return }
-        requests.withLock { _ in
-            let now = seconds()
-            _ = perform(core.withLock { $0.routeProgress(at: now) })
+        let at = now
+        let outcome = core.withLock { core in
+            let outcome = core.fix(fix, at: at)
+            if let waypoint = outcome.waypointRecord { recorder?.record(waypoint.kind, at: waypoint.seconds) }
+            recorder?.record(outcome.record.kind, at: outcome.record.seconds)
+            deliver(outcome.actions)
+            publish(core.state)
+            return outcome
         }
+        if let append = outcome.trailAppend { submit(append) }
+        if !outcome.effects.isEmpty { requests.withLock { _ in _ = perform(outcome.effects, done: "moved on") } }
     }
 
     /// Time passing: stale fixes, repeated warnings; any thread.
     public func tick() {
-        let now = seconds()
+        let at = now
         core.withLock { core in
-            deliver(core.tick(at: now))
+            deliver(core.tick(at: at))
             publish(core.state)
-        }
-    }
-
-    /// Under the lock, so that events reach the player and the recording in the order the
-    /// navigator saw them.
-    ///
-    /// - Returns: Whether the event moved a route on (``DaemonState/routeEvent``).
-    @discardableResult
-    private func sensor(_ kind: RecordingEvent.Kind, at instant: ContinuousClock.Instant) -> Bool {
-        let at = seconds(instant)
-        return core.withLock { core in
-            let (actions, event, output, routeRecord) = core.sensor(kind, at: at)
-            if let routeRecord { recorder?.record(routeRecord.kind, at: routeRecord.seconds) }
-            recorder?.record(event.kind, at: event.seconds, live: output)
-            deliver(actions)
-            publish(core.state)
-            return core.routeEvent != nil
         }
     }
 
     private func deliver(_ actions: Navigator.Actions) {
         for action in actions {
             switch action {
-            case .cue(let cue): player.deliver(cue: cue)
-            case .play(let pattern): player.deliver(pattern: pattern)
+            case .cue(let cue): motor.deliver(cue: cue)
+            case .play(let pattern): motor.deliver(pattern: pattern)
             }
         }
     }
@@ -129,10 +151,10 @@ public final class DaemonCore: ControlHandler {
     }
 
     /// The states by their index in `allCases`, the code kept in `currentState`.
-    private static let allStates = Navigator.State.allCases
+    private static var allStates: [Navigator.State] { Navigator.State.allCases }
     private static func code(of state: Navigator.State) -> UInt8 {
         // Every state is among `allCases`.
-        UInt8(allStates.firstIndex(of: state)!)
+        UInt8(Navigator.State.allCases.firstIndex(of: state)!)
     }
 
     /// The navigator's state after the latest event; any thread, no lock.
@@ -160,6 +182,38 @@ public final class DaemonCore: ControlHandler {
     /// Why gpsd cannot be read (nil once it can): from the GPS client's events.
     public func gpsChanged(problem: String?) { core.withLock { $0.gpsMissing(problem) } }
 
+    // MARK: - Start and stop
+
+    /// At start: the calibration in use recorded, the mute state applied, the saved route or
+    /// destination restored.
+    public func start() {
+        let at = now
+        requests.withLock { _ in
+            let (effects, persistent) = core.withLock { ($0.start(at: at), $0.persistent) }
+            _ = perform(effects, done: "restored", persistent: persistent)
+        }
+    }
+
+    /// At stop: the points still waiting appended, on this thread.
+    public func stop() {
+        if let append = core.withLock({ $0.flushTrail() }) { appendTrail(append) }
+    }
+
+    // MARK: - The trail
+
+    private func submit(_ append: TrailLog.Append) {
+        if let trailQueue { trailQueue.submit(append) } else { appendTrail(append) }
+    }
+
+    /// Carries out an append on the calling thread (the trail's own, or at stop) and tells the
+    /// state what came of it.
+    public func appendTrail(_ append: TrailLog.Append) {
+        guard let trailFiles else { return }
+        let (written, error) = trailFiles.append(append)
+        core.withLock { $0.trailWritten(append, written) }
+        noteTrail(error)
+    }
+
     /// Logs a trail error when it starts and when it ends, not every minute it lasts.
     private func noteTrail(_ error: Errno?) {
         let previous = trailError.withLock { stored in
@@ -174,61 +228,79 @@ public final class DaemonCore: ControlHandler {
         }
     }
 
-    /// At stop: the waiting trail points appended.
-    public func stop() { if let trail { noteTrail(trail.flush()) } }
+    // MARK: - Requests
 
-    // MARK: - Start
-
-    /// At start: the calibration in use recorded, the mute state applied, the saved
-    /// destination restored.
-    public func start(calibration: MagneticCalibration?) {
-        let now = seconds()
-        requests.withLock { _ in
-            _ = perform(core.withLock { $0.start(calibration: calibration, at: now) })
+    /// Carries out one request: the state's transition and a copy of the state under one lock,
+    /// then its effects in order, then the reply built from the copy. A failed save turns the
+    /// reply into an `internal` error saying what was done and what was not kept.
+    public func handle(_ request: ControlRequest) async -> ControlReply {
+        // A question changes nothing and saves nothing: it need not wait behind another
+        // request's saves (a watch asks up to ten times a second).
+        guard !DaemonState.isQuestion(request) else { return answer(request) }
+        return requests.withLock { _ in
+            var context = DaemonState.RequestContext(seconds: now, utcSeconds: wallClock(), isPatternPlaying: motor.isPlayingPattern)
+            context.storedTrail = trailFiles.map { DaemonState.readsTrail(request) ? $0.contents() : [] }
+            let (outcome, snapshot) = core.withLock { core in (core.handle(request, context), core) }
+            if let failure = perform(outcome.effects, done: outcome.done, persistent: snapshot.persistent) {
+                return .error(failure)
+            }
+            return reply(outcome, snapshot, at: context.seconds)
         }
     }
 
-    // MARK: - Effects
+    /// A question: the state's answer under the lock, the reply built from a copy outside it.
+    private func answer(_ request: ControlRequest) -> ControlReply {
+        var context = DaemonState.RequestContext(seconds: now)
+        context.storedTrail = trailFiles.map { DaemonState.readsTrail(request) ? $0.contents() : [] }
+        let (outcome, snapshot) = core.withLock { core in (core.handle(request, context), core) }
+        return reply(outcome, snapshot, at: context.seconds)
+    }
+
+    private func reply(_ outcome: DaemonState.Outcome, _ snapshot: DaemonState, at seconds: Double) -> ControlReply {
+        switch outcome.reply {
+        case .success(let answer): DaemonReplies.reply(answer, state: snapshot, at: seconds, motor: motor)
+        case .failure(let refusal): .error(ControlError(refusal))
+        }
+    }
 
     /// Carries out effects in order.
+    /// - Parameters:
+    ///   - done: What the event did, for the error when a save fails.
+    ///   - persistent: What to save, as it was right after the event; taken from the state now
+    ///     when not given.
     /// - Returns: The first failed save's error, as the request's reply should carry it.
-    @discardableResult
-    private func perform(_ effects: [DaemonState.Effect]) -> ControlError? {
+    private func perform(_ effects: [DaemonState.Effect], done: String, persistent: PersistentState? = nil) -> ControlError? {
         var failure: ControlError?
+        var saved = persistent
         for effect in effects {
             switch effect {
-            case .cue(let cue): player.deliver(cue: cue)
-            case .play(let pattern): player.deliver(pattern: pattern)
-            case .silence: player.silence()
-            case .destinationChanged(let coordinate): destinationChanged(coordinate)
-            case .calibratingChanged(let calibrating): calibratingChanged(calibrating)
+            case .cue(let cue): motor.deliver(cue: cue)
+            case .play(let pattern): motor.deliver(pattern: pattern)
+            case .silence: motor.silence()
+            case .destinationChanged(let coordinate): hooks.destinationChanged(coordinate)
+            case .calibratingChanged(let calibrating): hooks.calibratingChanged(calibrating)
             case .record(let event): recorder?.record(event.kind, at: event.seconds)
             case .log(let level, let message, let metadata): log(level, message, metadata)
-            case .save(let save):
-                // After a failed save the rest of that request's saves are not tried: the
-                // reply says what was not kept.
-                guard failure == nil else { continue }
+            case .appendTrail(let append): submit(append)
+            case .clearTrail(let generation):
+                if let error = trailFiles?.clear(generation: generation) {
+                    failure = failure ?? ControlError(.internal, "the trail could not be removed: \(error)")
+                }
+            case .save(let file):
+                // After a failed save the rest of that event's saves are not tried: the reply
+                // says what was not kept.
+                guard failure == nil, let store else { continue }
+                if saved == nil { saved = core.withLock { $0.persistent } }
                 do throws(StateStoreError) {
-                    try write(save.change)
+                    try store.save(file, from: saved!)
                 } catch {
-                    logger.error(save.failureLog, ["error": "\(error)"])
-                    failure = ControlError(.internal, "\(save.failureReply): \(error)")
+                    logger.error("cannot save \(file)", ["error": "\(error)"])
+                    failure = ControlError(.internal, "\(done), but \(file) could not be saved: \(error)")
                 }
             }
         }
         core.withLock { publish($0.state) }
         return failure
-    }
-
-    private func write(_ change: DaemonState.Save.Change) throws(StateStoreError) {
-        switch change {
-        case .destination(let destination): try store.save(destination: destination)
-        case .recent(let recent): try store.save(recent: recent)
-        case .muted(let muted): try store.save(muted: muted)
-        case .calibration(let calibration): try store.save(calibration: calibration)
-        case .route(let route): try store.save(route: route)
-        case .places(let places): try store.save(places: places)
-        }
     }
 
     private func log(_ level: DaemonState.LogLevel, _ message: String, _ metadata: [String: String]) {
@@ -238,110 +310,5 @@ public final class DaemonCore: ControlHandler {
         case .warning: logger.warning(message, metadata)
         case .error: logger.error(message, metadata)
         }
-    }
-
-    /// One request: the state's transition under its lock, then its effects; a failed save
-    /// turns the reply into the error it carries.
-    private func request<Reply>(_ transition: (inout DaemonState, Double) -> DaemonState.Outcome<Reply>) -> Result<
-        Reply, ControlError
-    > {
-        let now = seconds()
-        return requests.withLock { _ in
-            let outcome = core.withLock { transition(&$0, now) }
-            if let failure = perform(outcome.effects) { return .failure(failure) }
-            return outcome.reply
-        }
-    }
-
-    // MARK: - ControlHandler
-
-    public func go(_ coordinate: Coordinate, name: String?) async -> Result<Void, ControlError> {
-        request { $0.go(coordinate, name: name, at: $1) }
-    }
-
-    public func goRecent(_ index: Int) async -> Result<Void, ControlError> { request { $0.goRecent(index, at: $1) } }
-
-    public func clear() async -> Result<Void, ControlError> { request { $0.clear(at: $1) } }
-
-    public func mute(_ on: Bool) async -> Result<Void, ControlError> { request { $0.mute(on, at: $1) } }
-
-    public func buzz(_ pattern: BuzzPattern) async -> Result<Void, ControlError> {
-        let playing = player.isPlayingPattern
-        return request { state, _ in state.buzz(pattern, patternPlaying: playing) }
-    }
-
-    public func calibrate(_ action: CalibrationAction) async -> Result<CalibrationReport, ControlError> {
-        let utc = Int64(time(nil))
-        return request { $0.calibrate(action, at: $1, utcSeconds: utc) }
-    }
-
-    public func status() async -> StatusReport {
-        let now = seconds()
-        let (duty, pattern, fault) = (player.duty, player.pattern, player.fault.map { "\($0)" })
-        return core.withLock { $0.status(at: now, duty: duty, pattern: pattern, motorFault: fault) }
-    }
-
-    public func recent() async -> [SavedDestination] { core.withLock { Array($0.saved.recent) } }
-
-    public func goPlace(_ name: String) async -> Result<Void, ControlError> { request { $0.goPlace(name, at: $1) } }
-
-    public func route(_ action: RouteAction) async -> Result<RouteReport?, ControlError> {
-        request { $0.route(action, at: $1) }
-    }
-
-    public func places() async -> [SavedDestination] { core.withLock { Array($0.saved.places) } }
-
-    public func track(_ action: TrackAction) async -> Result<TrackReport?, ControlError> {
-        guard let trail else { return .failure(ControlError(.refused, "this daemon keeps no trail")) }
-        switch action {
-        case .clear:
-            if let error = trail.clear() { return .failure(ControlError(.internal, "the trail could not be removed: \(error)")) }
-            logger.info("trail cleared")
-            return .success(nil)
-        case .export(let since, let until, let cursorText):
-            var cursor: TrailStore.Cursor?
-            if let cursorText {
-                let parts = cursorText.split(separator: ":")
-                guard parts.count == 2, let rotation = Int(parts[0]), let offset = Int(parts[1]) else {
-                    return .failure(ControlError(.badArgument, "cursor must be the previous page's next"))
-                }
-                cursor = TrailStore.Cursor(rotation: rotation, offset: offset)
-            }
-            do throws(TrailStore.PageError) {
-                let page = try trail.page(
-                    from: cursor, since: since ?? -.infinity, until: until ?? .infinity, limit: TrackAction.pagePoints)
-                return .success(
-                    TrackReport(
-                        points: page.points.map(Self.report), next: page.next.map { "\($0.rotation):\($0.offset)" }))
-            } catch {
-                return .failure(ControlError(.refused, "the trail was rotated or cleared during the export; export again"))
-            }
-        }
-    }
-
-    private static func report(_ point: TrailPoint) -> TrackReport.Point {
-        TrackReport.Point(
-            seconds: point.utcSeconds, latitude: point.coordinate.latitudeDegrees, longitude: point.coordinate.longitudeDegrees,
-            elevationMeters: point.elevationMeters, horizontalErrorMeters: point.horizontalErrorMeters, hdop: point.hdop,
-            satellites: point.satellites, startsSegment: point.startsSegment)
-    }
-
-    public func back(minutes: Double?) async -> Result<RouteReport?, ControlError> {
-        guard let trail else { return .failure(ControlError(.refused, "this daemon keeps no trail")) }
-        let since = minutes.map { (trail.latestSeconds ?? 0) - $0 * 60 } ?? trail.sessionStartSeconds ?? .infinity
-        let waypoints = BackRoute.waypoints(from: trail.points(since: since).map(\.coordinate))
-        guard !waypoints.isEmpty else {
-            return .failure(
-                ControlError(
-                    .refused,
-                    minutes == nil
-                        ? "no trail since the daemon started: it keeps one while it has a fix; try back --minutes N"
-                        : "no trail in the last \(DecimalFormat.fixed(minutes ?? 0, fractionDigits: 0)) minutes"))
-        }
-        return request { $0.route(.load(name: "back", waypoints: waypoints), at: $1) }
-    }
-
-    public func place(_ action: PlaceAction) async -> Result<PlaceMarkReport?, ControlError> {
-        request { $0.place(action, at: $1) }
     }
 }

@@ -8,88 +8,64 @@ import Guidance
 extension DaemonState {
     /// `go` with `place`: the place of that name, else the recent destination of it, with a
     /// suggestion when neither matches but one is close.
-    public mutating func goPlace(_ name: String, at seconds: Double) -> Outcome<Void> {
-        if let place = saved.places.place(named: name) { return go(place, at: seconds) }
+    mutating func goPlace(_ name: String, at seconds: Double) -> Outcome {
+        if let place = places.place(named: name) { return go(place, at: seconds) }
         let key = name.lowercased()
-        if let recent = saved.recent.first(where: { $0.name?.lowercased() == key }) { return go(recent, at: seconds) }
-        let names = saved.places.compactMap(\.name) + saved.recent.compactMap(\.name)
-        let hint = PlaceBook.suggestion(for: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
-        return Outcome(
-            effects: [],
-            reply: .failure(ControlError(.notFound, "no place or recent destination is called \"\(name)\"\(hint)")))
+        if let match = recent.first(where: { $0.name?.lowercased() == key }) { return go(match, at: seconds) }
+        let names = places.compactMap(\.name) + recent.compactMap(\.name)
+        return .refused(.unknownPlace(name, suggestion: PlaceBook.suggestion(for: name, among: names)))
     }
 
-    /// `place`: add, mark, rename or remove a place (`list` is ``DaemonState/saved``'s
-    /// `places`).
-    ///
-    /// - Returns: For `mark`, where the place was put and how sure that is; nil otherwise.
-    public mutating func place(_ action: PlaceAction, at seconds: Double) -> Outcome<PlaceMarkReport?> {
-        var places = saved.places
-        var report: PlaceMarkReport?
+    /// `place`: add, mark, rename or remove a place (`list` is answered from ``places``).
+    mutating func place(_ action: PlaceAction, at seconds: Double) -> Outcome {
+        var book = places
+        var answer = Answer.ok
         let message: String
         do throws(PlaceBook.Refusal) {
             switch action {
             case .list:
-                return Outcome(effects: [], reply: .success(nil))
+                return .answer(.places)
             case .add(let point, let replacing):
                 let place = SavedDestination(
                     coordinate: Coordinate(uncheckedLatitudeDegrees: point.latitude, longitudeDegrees: point.longitude),
                     name: point.name, arrivalRadiusMeters: point.radiusMeters)
-                try places.add(place, replacing: replacing)
+                try book.add(place, replacing: replacing)
                 message = "place added"
             case .mark(let name, let span, let radius, let replacing):
                 let samples = recentFixes.since(span, before: max(seconds, lastSeconds))
-                guard let average = PositionAverage.of(samples) else {
-                    return Outcome(
-                        effects: [],
-                        reply: .failure(
-                            ControlError(
-                                .refused,
-                                "no fix with a position in the last \(DecimalFormat.fixed(span, fractionDigits: span == span.rounded() ? 0 : 1)) s; mark needs to know where you are")))
-                }
+                guard let average = PositionAverage.of(samples) else { return .refused(.noFixToMark(seconds: span)) }
                 let place = SavedDestination(coordinate: average.coordinate, name: name, arrivalRadiusMeters: radius)
-                try places.add(place, replacing: replacing)
-                report = PlaceMarkReport(
-                    place: Self.report(place), errorMeters: (average.errorMeters * 10).rounded() / 10, fixes: samples.count)
+                try book.add(place, replacing: replacing)
+                answer = .placeMarked(place, errorMeters: average.errorMeters, fixes: samples.count)
                 message = "place marked"
             case .rename(let name, let newName):
-                try places.rename(name, to: newName)
+                try book.rename(name, to: newName)
                 message = "place renamed"
             case .remove(let name):
-                try places.remove(named: name)
+                try book.remove(named: name)
                 message = "place removed"
             }
         } catch {
-            return Outcome(effects: [], reply: .failure(Self.refusal(error, action: action)))
+            return .refused(Self.refusal(error, action: action))
         }
-        saved.places = places
-        let effects: [Effect] = [
-            .log(.info, message, ["places": "\(places.count)"]),
-            .save(
-                Save(
-                    change: .places(places), failureLog: "cannot save the places",
-                    failureReply: "\(message), but the places could not be saved")),
-        ]
-        return Outcome(effects: effects, reply: .success(report))
+        places = book
+        return Outcome(
+            effects: [.log(.info, message, ["places": "\(book.count)"]), .save(.places)], reply: .success(answer), done: message)
     }
 
-    private static func refusal(_ refusal: PlaceBook.Refusal, action: PlaceAction) -> ControlError {
-        let name: String =
-            switch action {
-            case .add(let point, _): point.name ?? ""
-            case .mark(let name, _, _, _), .rename(let name, _), .remove(let name): name
-            case .list: ""
-            }
+    private static func refusal(_ refusal: PlaceBook.Refusal, action: PlaceAction) -> Refusal {
         switch refusal {
         case .exists(let existing):
-            if case .rename(_, let newName) = action {
-                return ControlError(.refused, "a place called \"\(existing)\" exists already; pick another name than \"\(newName)\"")
-            }
-            return ControlError(.refused, "a place called \"\(existing)\" exists already; replace it, or pick another name")
+            if case .rename(_, let newName) = action { return .placeExists(existing, renamingTo: newName) }
+            return .placeExists(existing, renamingTo: nil)
         case .missing:
-            return ControlError(.notFound, "no place is called \"\(name)\"")
+            switch action {
+            case .add(let point, _): return .placeMissing(point.name ?? "")
+            case .mark(let name, _, _, _), .rename(let name, _), .remove(let name): return .placeMissing(name)
+            case .list: return .placeMissing("")
+            }
         case .full:
-            return ControlError(.refused, "\(PlaceBook.maximumPlaces) places are kept already; remove one first")
+            return .placesFull
         }
     }
 }

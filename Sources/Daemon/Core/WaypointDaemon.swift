@@ -80,9 +80,6 @@ public enum WaypointDaemon {
         let (saved, report) = store.load()
         for line in report.entries { logger.warning("state file set aside", ["file": "\(line)"]) }
 
-        // A simulated board is calibrated by construction (no hard iron is simulated).
-        let calibration = saved.calibration?.calibration ?? (options.simulate ? .identity : nil)
-        let pipeline = configuration.navigationPipeline(calibration: calibration)
         let player = HapticPlayer(channel: channel, settings: motor, clock: ContinuousClock()) { fault in
             // Once per spell: the player reports a fault when it starts and nil when it ends.
             if let fault {
@@ -103,21 +100,27 @@ public enum WaypointDaemon {
         }
         let walker = options.simulate ? WalkerBox(SimulatedWalker(position: simulatedStart, yawDegrees: 200, seed: 1)) : nil
         let alarm = ThreadAlarm(clock: ContinuousClock())
+        let trailFiles = TrailFiles(directory: store.directory)
+        let trailService = TrailService()
+        // A simulated board is calibrated by construction (no hard iron is simulated).
         let state = DaemonState(
-            pipeline: pipeline, saved: saved, isCalibrated: calibration != nil,
+            pipeline: configuration.navigationPipeline(calibration: nil), saved: saved,
+            builtInCalibration: options.simulate ? .identity : nil,
+            trail: TrailLog(currentFileBytes: trailFiles.currentFileBytes),
             startProblems: report.entries.filter(\.isProblem).map(\.description))
         let core = DaemonCore(
-            state: state, player: player, store: store, logger: logger, recorder: recorder,
-            trail: TrailStore(directory: store.directory),
-            destinationChanged: { destination in
-                walker?.walker.withLock { $0.destination = destination }
-                // Back to the full sampling rate at once: the first cue needs a fresh heading.
-                alarm.wake()
-            },
-            calibratingChanged: { calibrating in
-                walker?.walker.withLock { $0.isCalibrating = calibrating }
-                alarm.wake()
-            })
+            state: state, clock: ContinuousClock(), wallClock: { Int64(time(nil)) }, motor: player, store: store,
+            trailFiles: trailFiles, trailQueue: trailService, logger: logger, recorder: recorder,
+            hooks: DaemonCore.Hooks(
+                destinationChanged: { destination in
+                    walker?.walker.withLock { $0.destination = destination }
+                    // Back to the full sampling rate at once: the first cue needs a fresh heading.
+                    alarm.wake()
+                },
+                calibratingChanged: { calibrating in
+                    walker?.walker.withLock { $0.isCalibrating = calibrating }
+                    alarm.wake()
+                }))
 
         let socketPath = options.socketPath ?? configuration.socketPath
         let listener: UnixSocketListener
@@ -133,7 +136,7 @@ public enum WaypointDaemon {
             return .unavailable
         }
         let server = ControlServer(listener: listener, handler: core, logger: logger)
-        core.start(calibration: calibration)
+        core.start()
 
         let sampling = Sampling(
             walker: walker, script: parsedScript, configuration: configuration, core: core, logger: logger,
@@ -151,6 +154,13 @@ public enum WaypointDaemon {
                     try await player.run()
                 } catch {
                     logger.error("the motor failed; it is off", ["error": "\(error)"])
+                }
+            }
+            group.addTask {
+                do {
+                    try await trailService.run { core.appendTrail($0) }
+                } catch {
+                    logger.error("the trail's thread stopped", ["error": "\(error)"])
                 }
             }
             group.addTask {

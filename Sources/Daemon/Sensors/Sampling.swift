@@ -38,7 +38,7 @@ struct Sampling: Sendable {
     let walker: WalkerBox?
     let script: SimulationScript?
     let configuration: Configuration
-    let core: DaemonCore
+    let core: DaemonCore<ContinuousClock>
     let logger: Logger
     let alarm: ThreadAlarm<ContinuousClock>
     /// Pets systemd's watchdog (`WatchdogSec=`) at half its interval, from the loop that ticks
@@ -143,7 +143,7 @@ struct Sampling: Sendable {
                 reads += 1
                 if reads >= readsPerPeriod || !needsHeading {
                     reads = 0
-                    if let sample = average.take() { core.sample(sample) } else { core.tick() }
+                    if let sample = average.take() { core.sample(sample, at: ContinuousClock.now) } else { core.tick() }
                 }
             } else {
                 // No IMU: time still passes for the navigator (stale fixes, warnings).

@@ -33,7 +33,7 @@ struct SimulatedWorld {
     /// after each step when `updatingEachStep` (chips queueing in a FIFO need every sample),
     /// else once at the end.
     mutating func advance(
-        to now: ContinuousClock.Instant, board: SimulatedBoard, core: DaemonCore, stepSeconds: Double,
+        to now: ContinuousClock.Instant, board: SimulatedBoard, core: DaemonCore<ContinuousClock>, stepSeconds: Double,
         updatingEachStep: Bool
     ) {
         let target = (now - start).seconds

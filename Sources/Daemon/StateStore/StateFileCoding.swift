@@ -12,97 +12,61 @@ enum StateFileCoding {
     /// The format version written into, and required of, every state file.
     static let currentVersion = 1
 
-    // MARK: - Encoding
+    // MARK: - Encoding and decoding
 
-    /// The bytes of `destination.json`.
-    /// - Throws: The defect that would make the file unreadable, e.g. an out-of-range latitude.
-    static func encode(destination: SavedDestination?) throws(StateFileDefect) -> [UInt8] {
-        let record = destination.map(PlaceRecord.init)
-        if let record { _ = try record.validated(field: "destination") }
-        return try serialize(DestinationDocument(version: currentVersion, value: record))
-    }
-
-    /// The bytes of `recent.json`.
-    /// - Throws: The defect that would make the file unreadable.
-    static func encode(recent: RecentDestinations) throws(StateFileDefect) -> [UInt8] {
-        let records = recent.map(PlaceRecord.init)
-        for (index, record) in records.enumerated() { _ = try record.validated(field: "recent[\(index)]") }
-        return try serialize(RecentDocument(version: currentVersion, recent: records))
-    }
-
-    /// The bytes of `mute.json`.
-    /// - Throws: Only if JSON encoding itself fails.
-    static func encode(muted: Bool) throws(StateFileDefect) -> [UInt8] {
-        try serialize(MuteDocument(version: currentVersion, muted: muted))
-    }
-
-    /// The bytes of `calibration.json`.
-    /// - Throws: The defect that would make the file unreadable, e.g. a non-finite offset.
-    static func encode(calibration: SavedCalibration?) throws(StateFileDefect) -> [UInt8] {
-        let record = calibration.map(CalibrationRecord.init)
-        if let record { _ = try record.validated() }
-        return try serialize(CalibrationDocument(version: currentVersion, value: record))
-    }
-
-    /// The bytes of `route.json`.
-    /// - Throws: The defect that would make the file unreadable.
-    static func encode(route: SavedRoute?) throws(StateFileDefect) -> [UInt8] {
-        let record = route.map(RouteRecord.init)
-        if let record { _ = try record.validated() }
-        return try serialize(RouteDocument(version: currentVersion, value: record))
-    }
-
-    /// The bytes of `places.json`.
-    /// - Throws: The defect that would make the file unreadable.
-    static func encode(places: PlaceBook) throws(StateFileDefect) -> [UInt8] {
-        let records = places.map(PlaceRecord.init)
-        _ = try PlacesDocument(version: currentVersion, places: records).validated()
-        return try serialize(PlacesDocument(version: currentVersion, places: records))
-    }
-
-    // MARK: - Decoding
-
-    /// The route in `route.json`; nil when the file says there is none.
-    /// - Throws: What is wrong with the file.
-    static func decodeRoute(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedRoute? {
-        try decode(RouteDocument.self, from: bytes).value?.validated()
-    }
-
-    /// The places in `places.json`.
-    /// - Throws: What is wrong with the file, e.g. a place without a name or two with one name.
-    static func decodePlaces(_ bytes: [UInt8]) throws(StateFileDefect) -> PlaceBook {
-        try decode(PlacesDocument.self, from: bytes).validated()
-    }
-
-    /// The destination in `destination.json`; nil when the file says there is none.
-    /// - Throws: What is wrong with the file.
-    static func decodeDestination(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedDestination? {
-        let document = try decode(DestinationDocument.self, from: bytes)
-        guard let record = document.value else { return nil }
-        return try record.validated(field: "destination")
-    }
-
-    /// The list in `recent.json`, with the list's rules applied (at most five, no duplicates).
-    /// - Throws: What is wrong with the file.
-    static func decodeRecent(_ bytes: [UInt8]) throws(StateFileDefect) -> RecentDestinations {
-        let document = try decode(RecentDocument.self, from: bytes)
-        var destinations: [SavedDestination] = []
-        for (index, record) in document.recent.enumerated() {
-            destinations.append(try record.validated(field: "recent[\(index)]"))
+    /// The bytes of one state file, from the state.
+    /// - Throws: The defect that would make the file unreadable, e.g. an out-of-range latitude
+    ///   or a non-finite calibration offset: nothing is written then.
+    static func encode(_ file: StateFile, from state: PersistentState) throws(StateFileDefect) -> [UInt8] {
+        switch file {
+        case .destination:
+            let record = state.destination.map(PlaceRecord.init)
+            if let record { _ = try record.validated(field: "destination") }
+            return try serialize(DestinationDocument(version: currentVersion, value: record))
+        case .recent:
+            let records = state.recent.map(PlaceRecord.init)
+            for (index, record) in records.enumerated() { _ = try record.validated(field: "recent[\(index)]") }
+            return try serialize(RecentDocument(version: currentVersion, recent: records))
+        case .mute:
+            return try serialize(MuteDocument(version: currentVersion, muted: state.muted))
+        case .calibration:
+            let record = state.calibration.map(CalibrationRecord.init)
+            if let record { _ = try record.validated() }
+            return try serialize(CalibrationDocument(version: currentVersion, value: record))
+        case .route:
+            let record = state.route.map(RouteRecord.init)
+            if let record { _ = try record.validated() }
+            return try serialize(RouteDocument(version: currentVersion, value: record))
+        case .places:
+            let document = PlacesDocument(version: currentVersion, places: state.places.map(PlaceRecord.init))
+            _ = try document.validated()
+            return try serialize(document)
         }
-        return RecentDestinations(destinations)
     }
 
-    /// The mute state in `mute.json`.
-    /// - Throws: What is wrong with the file.
-    static func decodeMuted(_ bytes: [UInt8]) throws(StateFileDefect) -> Bool {
-        try decode(MuteDocument.self, from: bytes).muted
-    }
-
-    /// The calibration in `calibration.json`; nil when the file says there is none.
-    /// - Throws: What is wrong with the file.
-    static func decodeCalibration(_ bytes: [UInt8]) throws(StateFileDefect) -> SavedCalibration? {
-        try decode(CalibrationDocument.self, from: bytes).value?.validated()
+    /// Reads one state file into its item of `state`, with the item's rules applied (at most five
+    /// recent destinations, no place name twice).
+    /// - Throws: What is wrong with the file; `state` is then unchanged.
+    static func decode(_ file: StateFile, _ bytes: [UInt8], into state: inout PersistentState) throws(StateFileDefect) {
+        switch file {
+        case .destination:
+            state.destination = try decode(DestinationDocument.self, from: bytes).value?.validated(field: "destination")
+        case .recent:
+            let document = try decode(RecentDocument.self, from: bytes)
+            var destinations: [SavedDestination] = []
+            for (index, record) in document.recent.enumerated() {
+                destinations.append(try record.validated(field: "recent[\(index)]"))
+            }
+            state.recent = RecentDestinations(destinations)
+        case .mute:
+            state.muted = try decode(MuteDocument.self, from: bytes).muted
+        case .calibration:
+            state.calibration = try decode(CalibrationDocument.self, from: bytes).value?.validated()
+        case .route:
+            state.route = try decode(RouteDocument.self, from: bytes).value?.validated()
+        case .places:
+            state.places = try decode(PlacesDocument.self, from: bytes).validated()
+        }
     }
 
     // MARK: - Shared

@@ -114,23 +114,13 @@ public final class StateStore: Sendable {
         serializer.withLock { _ in
             var report = LoadReport()
             var state = PersistentState.initial
-            if let destination = loadItem(.destination, report: &report, decode: StateFileCoding.decodeDestination) {
-                state.destination = destination
-            }
-            if let recent = loadItem(.recent, report: &report, decode: StateFileCoding.decodeRecent) {
-                state.recent = recent
-            }
-            if let muted = loadItem(.mute, report: &report, decode: StateFileCoding.decodeMuted) {
-                state.muted = muted
-            }
-            if let calibration = loadItem(.calibration, report: &report, decode: StateFileCoding.decodeCalibration) {
-                state.calibration = calibration
-            }
-            if let route = loadItem(.route, report: &report, decode: StateFileCoding.decodeRoute) {
-                state.route = route
-            }
-            if let places = loadItem(.places, report: &report, decode: StateFileCoding.decodePlaces) {
-                state.places = places
+            for file in StateFile.allCases {
+                guard let bytes = loadBytes(file, report: &report) else { continue }
+                do throws(StateFileDefect) {
+                    try StateFileCoding.decode(file, bytes, into: &state)
+                } catch {
+                    setAside(file, defect: error, report: &report)
+                }
             }
             // Renames and removals are directory changes; make them stick, or a power cut brings
             // the damaged file back (harmless: it would be set aside again).
@@ -145,17 +135,15 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Loads one item: nil when the file is missing, unreadable or damaged (reported).
-    private func loadItem<Value>(
-        _ file: StateFile, report: inout LoadReport, decode: ([UInt8]) throws(StateFileDefect) -> Value
-    ) -> Value? {
+    /// One file's bytes: nil when the file is missing, unreadable or not a regular file within
+    /// its size (reported).
+    private func loadBytes(_ file: StateFile, report: inout LoadReport) -> [UInt8]? {
         removeLeftover(file, report: &report)
         let path = path(of: file)
-        let bytes: [UInt8]
         do throws(FileReadError) {
             // Not following links: the state directory is ours, and a link planted in it must
             // not point the daemon at a file elsewhere.
-            bytes = try fileSystem.contents(ofRegularFile: path, maximumBytes: file.maximumBytes, followingLinks: false)
+            return try fileSystem.contents(ofRegularFile: path, maximumBytes: file.maximumBytes, followingLinks: false)
         } catch {
             switch error {
             case .missing: break
@@ -164,12 +152,6 @@ public final class StateStore: Sendable {
             case .notRegularFile(let kind): setAside(file, defect: .notRegularFile(kind), report: &report)
             case .tooLarge(let limit): setAside(file, defect: .tooLarge(limitBytes: limit), report: &report)
             }
-            return nil
-        }
-        do throws(StateFileDefect) {
-            return try decode(bytes)
-        } catch {
-            setAside(file, defect: error, report: &report)
             return nil
         }
     }
@@ -202,62 +184,20 @@ public final class StateStore: Sendable {
 
     // MARK: - Saving
 
-    /// Saves the destination; nil records that there is none.
+    /// Saves one file from the state: each file holds its own item (see ``StateFile``).
     ///
-    /// - Parameter destination: The destination being guided to, or nil.
-    /// - Throws: ``StateStoreError/invalidValue(path:_:)`` for a coordinate out of range (nothing
-    ///   written), ``StateStoreError/saveFailed(path:step:temporaryPath:_:cleanupError:)`` when
-    ///   a system call failed (the previous file is unchanged), or
+    /// - Parameters:
+    ///   - file: The file to write.
+    ///   - state: What the daemon keeps; only `file`'s item is written.
+    /// - Throws: ``StateStoreError/invalidValue(path:_:)`` for a value the file could not hold
+    ///   (a coordinate out of range, a non-finite number, a singular matrix: nothing written),
+    ///   ``StateStoreError/saveFailed(path:step:temporaryPath:_:cleanupError:)`` when a system
+    ///   call failed (the previous file is unchanged), or
     ///   ``StateStoreError/notDurable(path:directory:_:)``.
-    public func save(destination: SavedDestination?) throws(StateStoreError) {
-        try save(.destination) { () throws(StateFileDefect) in try StateFileCoding.encode(destination: destination) }
-    }
-
-    /// Saves the recent destinations.
-    ///
-    /// - Parameter recent: The list, newest first.
-    /// - Throws: As ``save(destination:)``.
-    public func save(recent: RecentDestinations) throws(StateStoreError) {
-        try save(.recent) { () throws(StateFileDefect) in try StateFileCoding.encode(recent: recent) }
-    }
-
-    /// Saves the mute state.
-    ///
-    /// - Parameter muted: Whether the motor is muted.
-    /// - Throws: As ``save(destination:)``.
-    public func save(muted: Bool) throws(StateStoreError) {
-        try save(.mute) { () throws(StateFileDefect) in try StateFileCoding.encode(muted: muted) }
-    }
-
-    /// Saves the magnetometer calibration; nil records that there is none (after a reset).
-    ///
-    /// - Parameter calibration: The calibration, or nil.
-    /// - Throws: As ``save(destination:)``; ``StateStoreError/invalidValue(path:_:)`` for a
-    ///   non-finite number or a singular matrix.
-    public func save(calibration: SavedCalibration?) throws(StateStoreError) {
-        try save(.calibration) { () throws(StateFileDefect) in try StateFileCoding.encode(calibration: calibration) }
-    }
-
-    /// Saves the route and its progress; nil records that there is none.
-    ///
-    /// - Parameter route: The route being walked, or nil.
-    /// - Throws: As ``save(destination:)``.
-    public func save(route: SavedRoute?) throws(StateStoreError) {
-        try save(.route) { () throws(StateFileDefect) in try StateFileCoding.encode(route: route) }
-    }
-
-    /// Saves the named places.
-    ///
-    /// - Parameter places: The places.
-    /// - Throws: As ``save(destination:)``.
-    public func save(places: PlaceBook) throws(StateStoreError) {
-        try save(.places) { () throws(StateFileDefect) in try StateFileCoding.encode(places: places) }
-    }
-
-    private func save(_ file: StateFile, encode: () throws(StateFileDefect) -> [UInt8]) throws(StateStoreError) {
+    public func save(_ file: StateFile, from state: PersistentState) throws(StateStoreError) {
         let bytes: [UInt8]
         do throws(StateFileDefect) {
-            bytes = try encode()
+            bytes = try StateFileCoding.encode(file, from: state)
         } catch {
             throw .invalidValue(path: path(of: file), error)
         }

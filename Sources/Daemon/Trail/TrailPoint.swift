@@ -39,16 +39,36 @@ public struct TrailPoint: Sendable, Hashable {
 
     /// The point's line, newline included.
     public var line: String {
-        func optional(_ value: Double?, _ digits: Int) -> String {
-            value.map { $0.isFinite ? DecimalFormat.fixed($0, fractionDigits: digits) : "-" } ?? "-"
-        }
-        return [
-            startsSegment ? "S" : "P", DecimalFormat.fixed(utcSeconds, fractionDigits: 3),
-            DecimalFormat.fixed(coordinate.latitudeDegrees, fractionDigits: 7),
-            DecimalFormat.fixed(coordinate.longitudeDegrees, fractionDigits: 7), optional(elevationMeters, 1),
-            optional(horizontalErrorMeters, 1), optional(hdop, 1), satellites.map(String.init) ?? "-",
-        ].joined(separator: " ") + "\n"
+        var bytes: [UInt8] = []
+        appendLine(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Appends the point's line, newline included, to `bytes`: without allocating once `bytes`
+    /// has room, as the trail's appends need.
+    public func appendLine(to bytes: inout [UInt8]) {
+        func field(_ value: Double?, _ digits: Int) {
+            bytes.append(UInt8(ascii: " "))
+            if let value, value.isFinite {
+                DecimalFormat.appendFixed(value, fractionDigits: digits, to: &bytes)
+            } else {
+                bytes.append(UInt8(ascii: "-"))
+            }
+        }
+        bytes.append(startsSegment ? UInt8(ascii: "S") : UInt8(ascii: "P"))
+        field(utcSeconds, 3)
+        field(coordinate.latitudeDegrees, 7)
+        field(coordinate.longitudeDegrees, 7)
+        field(elevationMeters, 1)
+        field(horizontalErrorMeters, 1)
+        field(hdop, 1)
+        bytes.append(UInt8(ascii: " "))
+        if let satellites { DecimalFormat.appendInteger(satellites, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// The longest line a point can have, bytes: room enough for an append's buffer.
+    static let maximumLineBytes = 128
 
     /// Reads a line (without its newline); nil for one that is not a point (a line cut short by
     /// a power cut, say), which the trail skips.
