@@ -16,6 +16,8 @@ public enum ExitStatus: Int32, Sendable {
     case unavailable = 69
     /// An output file or socket could not be created (EX_CANTCREAT).
     case cannotCreate = 73
+    /// EX_SOFTWARE: the program itself failed (a stop that did not finish in time).
+    case software = 70
     /// Try again later: e.g. another process holds the motor (EX_TEMPFAIL).
     case temporaryFailure = 75
     /// The configuration file is wrong (EX_CONFIG).

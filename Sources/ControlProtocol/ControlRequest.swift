@@ -11,6 +11,7 @@
 /// | `{"cmd":"track","action":"export"}` | ``track(_:)`` (see ``TrackAction``) |
 /// | `{"cmd":"back","minutes":30}` | ``back(minutes:)`` |
 /// | `{"cmd":"clear"}` · `{"cmd":"status"}` · `{"cmd":"recent"}` | ``clear``, ``status``, ``recent`` |
+/// | `{"cmd":"recent","action":"remove","index":2}` | ``removeRecent(_:)`` |
 /// | `{"cmd":"watch","enable":true,"hz":2}` | ``watch(enabled:hertz:)`` |
 /// | `{"cmd":"mute","on":true}` | ``mute(_:)`` |
 /// | `{"cmd":"calibrate","action":"start"}` | ``calibrate(_:)`` |
@@ -57,6 +58,8 @@ public enum ControlRequest: Sendable, Hashable {
     case watch(enabled: Bool, hertz: Double)
     /// List the recent destinations.
     case recent
+    /// Forget one of the recent destinations: 1 is the most recent.
+    case removeRecent(Int)
     /// Silence (true) or restore (false) guidance vibration; patterns still play.
     case mute(Bool)
     /// Run a step of the magnetometer calibration.
@@ -90,7 +93,15 @@ public enum ControlRequest: Sendable, Hashable {
         case "go": self = try Self.parseGo(fields)
         case "clear": self = .clear
         case "status": self = .status
-        case "recent": self = .recent
+        case "recent":
+            switch try fields.word("action", among: ["list", "remove"], default: "list") {
+            case "remove":
+                guard let index = try fields.number("index", in: 1...Double(Self.recentCount)), index == index.rounded() else {
+                    throw ControlError(.badArgument, "index must be a whole number from 1 to \(Self.recentCount)")
+                }
+                self = .removeRecent(Int(index))
+            default: self = .recent
+            }
         case "watch":
             let hertz = try fields.number("hz", in: Self.minimumWatchHertz...Self.maximumWatchHertz) ?? Self.defaultWatchHertz
             self = .watch(enabled: try fields.boolean("enable") ?? true, hertz: hertz)
@@ -269,5 +280,141 @@ public enum ControlRequest: Sendable, Hashable {
         private static func text(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         }
+    }
+}
+
+// MARK: - The line a client sends
+
+extension ControlRequest {
+    /// The request as one line of compact JSON with sorted keys, newline included: what a
+    /// client sends. ``init(line:)`` reads it back as the same request.
+    ///
+    /// - Precondition: Every number in the request is finite, as in every request that
+    ///   ``init(line:)`` makes: JSON has no NaN or infinity.
+    public var line: [UInt8] {
+        var fields = RequestFields(cmd: commandName)
+        switch self {
+        case .go(let latitude, let longitude, let name):
+            fields.lat = latitude
+            fields.lon = longitude
+            fields.name = name
+        case .goRecent(let index): fields.recent = index
+        case .goPlace(let name): fields.place = name
+        case .route(let action):
+            fields.action = action.name
+            if case .load(let name, let waypoints) = action {
+                fields.name = name
+                fields.waypoints = waypoints.map(PointFields.init)
+            }
+        case .track(let action):
+            fields.action = action.name
+            if case .export(let since, let until, let cursor) = action {
+                fields.since = since
+                fields.until = until
+                fields.cursor = cursor
+            }
+        case .back(let minutes): fields.minutes = minutes
+        case .place(let action):
+            fields.action = action.name
+            switch action {
+            case .list: break
+            case .add(let place, let replacing):
+                fields.lat = place.latitude
+                fields.lon = place.longitude
+                fields.name = place.name
+                fields.radius = place.radiusMeters
+                fields.replace = replacing ? true : nil
+            case .mark(let name, let seconds, let radius, let replacing):
+                fields.name = name
+                fields.seconds = seconds
+                fields.radius = radius
+                fields.replace = replacing ? true : nil
+            case .rename(let name, let newName):
+                fields.name = name
+                fields.to = newName
+            case .remove(let name): fields.name = name
+            }
+        case .clear, .status, .recent: break
+        case .removeRecent(let index):
+            fields.action = "remove"
+            fields.index = index
+        case .watch(let enabled, let hertz):
+            fields.enable = enabled
+            fields.hz = hertz
+        case .mute(let on): fields.on = on
+        case .calibrate(let action): fields.action = action.rawValue
+        case .buzz(let pattern): fields.pattern = pattern.rawValue
+        }
+        do {
+            return JSONWriter.bytes(try JSONValueEncoder().encode(fields), layout: .compact) + [UInt8(ascii: "\n")]
+        } catch {
+            // Strings, booleans and small whole numbers always encode; only a non-finite number fails.
+            preconditionFailure("a control request must hold finite numbers to be sent: \(self)")
+        }
+    }
+
+    /// Every `"cmd"` the protocol knows, in the order the README lists them: waypointctl has a
+    /// command of each name (a test holds it to that).
+    public static let commandNames = [
+        "go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate",
+    ]
+
+    /// The request's `"cmd"`: what it is called on the wire and in messages.
+    public var commandName: String {
+        switch self {
+        case .go, .goRecent, .goPlace: "go"
+        case .route: "route"
+        case .place: "place"
+        case .track: "track"
+        case .back: "back"
+        case .clear: "clear"
+        case .status: "status"
+        case .watch: "watch"
+        case .recent, .removeRecent: "recent"
+        case .mute: "mute"
+        case .calibrate: "calibrate"
+        case .buzz: "buzz"
+        }
+    }
+}
+
+/// Every field a request may have, named as on the wire; the encoder leaves out the nil ones.
+private struct RequestFields: Encodable {
+    var cmd: String
+    var lat: Double?
+    var lon: Double?
+    var name: String?
+    var recent: Int?
+    var index: Int?
+    var enable: Bool?
+    var hz: Double?
+    var on: Bool?
+    var action: String?
+    var pattern: String?
+    var place: String?
+    var to: String?
+    var seconds: Double?
+    var radius: Double?
+    var replace: Bool?
+    var waypoints: [PointFields]?
+    var since: Double?
+    var until: Double?
+    var cursor: String?
+    var minutes: Double?
+}
+
+/// A route's waypoint as sent: `{"lat":…,"lon":…}` with `name` and `radius` only when known,
+/// so that a long route stays short.
+private struct PointFields: Encodable {
+    var lat: Double
+    var lon: Double
+    var name: String?
+    var radius: Double?
+
+    init(_ point: DestinationReport) {
+        lat = point.latitude
+        lon = point.longitude
+        name = point.name
+        radius = point.radiusMeters
     }
 }

@@ -29,6 +29,46 @@ package enum JSONWriter {
         return output
     }
 
+    /// A member of an object written in the order given (``line(_:)``): a value, or an object
+    /// whose members keep their order too.
+    package enum Ordered: Sendable {
+        /// A value; its own objects, if any, are written with sorted keys.
+        case value(JSONValue)
+        /// An object whose members are written in this order.
+        case object([(String, Ordered)])
+
+        /// A number, or `null` when there is none or it is not finite (JSON has no NaN).
+        package static func number(_ value: Double?) -> Ordered {
+            .value(value.flatMap { $0.isFinite ? JSONValue.number($0) : nil } ?? .null)
+        }
+
+        /// A string, or `null`.
+        package static func string(_ text: String?) -> Ordered { .value(text.map(JSONValue.string) ?? .null) }
+    }
+
+    /// An object whose members are written in the order given, compact, on one line without its
+    /// newline: for lines whose order people and other tools read (a recording's `t` first, a
+    /// fix in gpsd's TPV order). Values are written as everywhere else.
+    package static func line(_ members: [(String, Ordered)]) -> String {
+        var output: [UInt8] = []
+        writeOrdered(.object(members), to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func writeOrdered(_ value: Ordered, to output: inout [UInt8]) {
+        switch value {
+        case .value(let value):
+            write(value, layout: .compact, indent: 0, to: &output)
+        case .object(let members):
+            writeContainer(open: "{", close: "}", count: members.count, layout: .compact, indent: 0, to: &output) {
+                index, output in
+                writeString(members[index].0, to: &output)
+                output.append(UInt8(ascii: ":"))
+                writeOrdered(members[index].1, to: &output)
+            }
+        }
+    }
+
     /// A finite number as `JSONEncoder` writes it: Swift's shortest form that reads back to the
     /// same `Double` (its `description`), less a final `.0`, so `5` and not `5.0`, but `1e-05`,
     /// `1e+21`, `-0` and `1.2345678901234568e+20` as they are.

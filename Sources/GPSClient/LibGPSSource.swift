@@ -59,7 +59,7 @@ public struct LibGPSSource: GPSFixSource {
             var watching = false
             var connectedAt = Duration.zero
             var nextAttempt = Duration.zero
-            var backoff = settings.reconnectMinimum
+            var backoff = Backoff(first: settings.reconnectMinimum, longest: settings.reconnectMaximum)
 
             func emit(_ events: [GPSEvent]) {
                 for event in events { continuation.yield(event) }
@@ -69,8 +69,7 @@ public struct LibGPSSource: GPSFixSource {
                 emit([.failure(error)])
                 connection = nil
                 watching = false
-                nextAttempt = now() + backoff
-                backoff = min(backoff * 2, settings.reconnectMaximum)
+                nextAttempt = now() + backoff.failed()
             }
 
             while !stopped.flag.load(ordering: .relaxed) {
@@ -88,8 +87,7 @@ public struct LibGPSSource: GPSFixSource {
                         connectedAt = now()
                     } catch {
                         emit([.failure(error)])
-                        nextAttempt = now() + backoff
-                        backoff = min(backoff * 2, settings.reconnectMaximum)
+                        nextAttempt = now() + backoff.failed()
                     }
                     continue
                 }
@@ -107,10 +105,10 @@ public struct LibGPSSource: GPSFixSource {
                 }
                 switch open.read() {
                 case .report(let fix, let hasCourse):
-                    backoff = settings.reconnectMinimum
+                    backoff.succeeded()
                     emit(assembler.receive(fix, hasCourse: hasCourse, now: now()))
                 case .watching:
-                    backoff = settings.reconnectMinimum
+                    backoff.succeeded()
                     if !watching {
                         watching = true
                         emit([.connected(server)])

@@ -37,7 +37,7 @@ public struct LinuxSysfs: SysfsFileSystem {
             while text.last == "\n" { text.removeLast() }
             return text
         } catch {
-            throw SysfsError(path: path, errno: error.rawValue)
+            throw SysfsError(path: path, errno: error)
         }
     }
 
@@ -46,7 +46,7 @@ public struct LinuxSysfs: SysfsFileSystem {
         let result = full(path).withCString { fullPath in
             bytes.withUnsafeBytes { bytes in Result { () throws(Errno) in try Self.writeWhole(path: fullPath, bytes) } }
         }
-        if case .failure(let error) = result { throw SysfsError(path: path, errno: error.rawValue) }
+        if case .failure(let error) = result { throw SysfsError(path: path, errno: error) }
     }
 
     /// open, one write, close: a sysfs attribute takes its value in one write(2), and reports
@@ -75,7 +75,7 @@ public struct LinuxSysfs: SysfsFileSystem {
         do throws(Errno) {
             return try LinuxSysfsAttribute(path: path, fullPath: full(path))
         } catch {
-            throw SysfsError(path: path, errno: error.rawValue)
+            throw SysfsError(path: path, errno: error)
         }
     }
 

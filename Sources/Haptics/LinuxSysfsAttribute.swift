@@ -47,7 +47,7 @@ final class LinuxSysfsAttribute: SysfsAttributeWriter {
                 if try descriptor.write(toAbsoluteOffset: 0, bytes) != bytes.count { throw .ioError }
             }
         }
-        if case .failure(let error) = result { throw SysfsError(path: path, errno: error.rawValue) }
+        if case .failure(let error) = result { throw SysfsError(path: path, errno: error) }
     }
 
     func readValue() throws(SysfsError) -> UInt64? {
@@ -63,7 +63,7 @@ final class LinuxSysfsAttribute: SysfsAttributeWriter {
             }
             return try result.get()
         } catch {
-            throw SysfsError(path: path, errno: error.rawValue)
+            throw SysfsError(path: path, errno: error)
         }
     }
 
@@ -88,7 +88,7 @@ final class LinuxSysfsAttribute: SysfsAttributeWriter {
         do throws(Errno) {
             try descriptor.close()
         } catch {
-            throw SysfsError(path: path, errno: error.rawValue)
+            throw SysfsError(path: path, errno: error)
         }
     }
 }

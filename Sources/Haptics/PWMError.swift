@@ -34,7 +34,7 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) did not become writable in time: is the user in the 'gpio' group, "
                 + "and does a udev rule grant the group write access to exported PWM channels?"
         case .failed(let action, let error):
-            return "cannot \(action) (\(error.path)): \(Self.explain(error.errno))"
+            return "cannot \(action) (\(error.path)): \(Self.explain(error.errno.rawValue))"
         case .heldElsewhere(let holder):
             let who = holder.map { "process \($0)" } ?? "another process"
             return "the motor is driven by \(who); stop it first (systemctl stop waypointd), "

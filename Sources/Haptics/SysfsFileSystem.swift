@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The file operations the sysfs PWM code performs, on paths relative to a root (`/` in
 /// production). Behind a protocol so that tests run the real channel logic against a tree that
 /// enforces the kernel's rules, which an ordinary directory cannot (it accepts any write).
@@ -23,18 +25,21 @@ public protocol SysfsFileSystem: Sendable {
     func contents(of directory: String) -> [String]
 }
 
-/// A failed sysfs operation: which file and the kernel's errno.
+/// A failed sysfs operation: which file and the kernel's error.
 public struct SysfsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path relative to the root, e.g. `/sys/class/pwm/pwmchip0/export`.
     public var path: String
-    /// The error number.
-    public var errno: Int32
+    /// The kernel's error.
+    public var errno: Errno
 
     /// An error for a path.
-    public init(path: String, errno: Int32) {
+    public init(path: String, errno: Errno) {
         self.path = path
         self.errno = errno
     }
 
-    public var description: String { "\(path): errno \(errno)" }
+    /// An error for a path, the error as the C library's number.
+    public init(path: String, errno: Int32) { self.init(path: path, errno: Errno(rawValue: errno)) }
+
+    public var description: String { "\(path): \(errno)" }
 }

@@ -102,7 +102,7 @@ public final class SysfsPWMChannel: PWMChannel {
                 exported = true
             } catch {
                 // EBUSY with the directory present: someone exported it meanwhile; reuse it.
-                guard error.errno == EBUSY else { throw .failed(action: "export channel \(channel)", error) }
+                guard error.errno.rawValue == EBUSY else { throw .failed(action: "export channel \(channel)", error) }
                 guard fileSystem.exists(channelDirectory) else { throw .channelClaimed(chip: chipName, channel: channel) }
             }
         }

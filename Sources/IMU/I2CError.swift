@@ -1,4 +1,6 @@
-/// A failed I2C transfer: which bus, device and register, and the kernel's errno.
+import SystemSupport
+
+/// A failed I2C transfer: which bus, device and register, and the kernel's error.
 public struct I2CError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `/dev/i2c-N` bus number.
     public var bus: Int
@@ -8,11 +10,11 @@ public struct I2CError: Error, Sendable, Hashable, CustomStringConvertible {
     public var register: UInt8?
     /// What was attempted, e.g. `read 6 bytes`.
     public var operation: String
-    /// The errno (EIO, EREMOTEIO or ENXIO for a device that does not acknowledge).
-    public var errno: Int32
+    /// The kernel's error (EIO, EREMOTEIO, or ENXIO for a device that does not acknowledge).
+    public var errno: Errno
 
     /// An error from its parts.
-    public init(bus: Int, address: UInt8, register: UInt8?, operation: String, errno: Int32) {
+    public init(bus: Int, address: UInt8, register: UInt8?, operation: String, errno: Errno) {
         self.bus = bus
         self.address = address
         self.register = register
@@ -20,8 +22,13 @@ public struct I2CError: Error, Sendable, Hashable, CustomStringConvertible {
         self.errno = errno
     }
 
+    /// An error from its parts, the error as the C library's number.
+    public init(bus: Int, address: UInt8, register: UInt8?, operation: String, errno: Int32) {
+        self.init(bus: bus, address: address, register: register, operation: operation, errno: Errno(rawValue: errno))
+    }
+
     public var description: String {
         let registerText = register.map { " register 0x\(String($0, radix: 16, uppercase: true))" } ?? ""
-        return "i2c-\(bus) device 0x\(String(address, radix: 16, uppercase: true))\(registerText): \(operation) failed (errno \(errno))"
+        return "i2c-\(bus) device 0x\(String(address, radix: 16, uppercase: true))\(registerText): \(operation) failed: \(errno)"
     }
 }

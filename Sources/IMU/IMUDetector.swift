@@ -220,12 +220,12 @@ public struct IMUDetector {
         } catch {
             switch error {
             case .absent(let cause):
-                scan.record(Probe(address: address, verdict: .absent, reason: Errno(rawValue: cause.errno).description))
+                scan.record(Probe(address: address, verdict: .absent, reason: cause.errno.description))
             case .failed(let cause):
                 scan.record(Probe(address: address, verdict: .failed(cause), reason: Self.explain(cause)))
                 // Opening the bus failed (no register involved) for a reason no other address
                 // can escape: stop rather than repeat it for every address.
-                if cause.register == nil, Self.busWideErrnos.contains(cause.errno) { scan.busUnusable = true }
+                if cause.register == nil, Self.busWideErrnos.contains(cause.errno.rawValue) { scan.busUnusable = true }
             }
         }
     }
@@ -248,13 +248,13 @@ public struct IMUDetector {
     private static func classify(_ error: I2CError) -> Interruption {
         // The kernel's i2c drivers report a missing acknowledgement as ENXIO (address phase) or
         // EREMOTEIO (i2c-bcm2835 and others).
-        error.errno == ENXIO || error.errno == EREMOTEIO ? .absent(error) : .failed(error)
+        error.errno.rawValue == ENXIO || error.errno.rawValue == EREMOTEIO ? .absent(error) : .failed(error)
     }
 
     /// An error and, for the errnos a Pi user meets, what to do about it.
     static func explain(_ error: I2CError) -> String {
         let hint: String?
-        switch error.errno {
+        switch error.errno.rawValue {
         case ENOENT: hint = "no such bus; enable I2C (dtparam=i2c_arm=on) or pick another bus"
         case EACCES, EPERM: hint = "permission denied; run as a member of the i2c group"
         case EBUSY: hint = "a kernel driver has claimed this address (e.g. a Sense HAT overlay); unbind it"
@@ -262,7 +262,7 @@ public struct IMUDetector {
         case EIO: hint = "transfer error; check wiring and power"
         default: hint = nil
         }
-        return "\(error) [\(Errno(rawValue: error.errno))]" + (hint.map { "; \($0)" } ?? "")
+        return "\(error)" + (hint.map { "; \($0)" } ?? "")
     }
 
     /// 0x6A/0x6B: the LSM6DS family or the LSM9DS1 accelerometer/gyroscope, by WHO_AM_I.

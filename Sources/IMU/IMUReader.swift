@@ -349,12 +349,8 @@ public final class IMUReader {
     /// Polls to wait before configuration attempt `attemptsSinceSample + 1`: none before the
     /// first, then the initial backoff doubled per attempt, capped.
     private func backoffPolls() -> Int {
-        let doublings = attemptsSinceSample - 1
-        guard doublings >= 0 else { return 0 }
-        // Stop doubling at the cap, so a long outage cannot overflow the count.
-        var polls = settings.initialBackoffPolls
-        for _ in 0..<doublings where polls < settings.maximumBackoffPolls { polls *= 2 }
-        return min(polls, settings.maximumBackoffPolls)
+        Backoff(first: settings.initialBackoffPolls, longest: settings.maximumBackoffPolls)
+            .wait(afterFailures: attemptsSinceSample)
     }
 
     private func poll() -> Outcome {

@@ -42,13 +42,13 @@ public final class LinuxI2CBus: I2CBus {
         case .success(let opened): descriptor = opened
         case .failure(let error):
             throw I2CError(
-                bus: number, address: address, register: nil, operation: "open \(path)", errno: error.rawValue)
+                bus: number, address: address, register: nil, operation: "open \(path)", errno: error)
         }
         if case .failure(let error) = LinuxI2C.selectAddress(descriptor, address) {
             LinuxI2C.close(descriptor)
             throw I2CError(
                 bus: number, address: address, register: nil, operation: "select address (I2C_SLAVE)",
-                errno: error.rawValue)
+                errno: error)
         }
         let device = LinuxI2CDevice(bus: number, address: address, descriptor: descriptor)
         devices[address] = device
@@ -96,7 +96,7 @@ public final class LinuxI2CDevice: I2CDevice {
             return bytes
         case .failure(let error):
             throw I2CError(
-                bus: bus, address: address, register: register, operation: operation(), errno: error.rawValue)
+                bus: bus, address: address, register: register, operation: operation(), errno: error)
         }
     }
 
@@ -109,7 +109,7 @@ public final class LinuxI2CDevice: I2CDevice {
     /// - Throws: `I2CError` carrying the register and errno.
     public func writeRegister(_ register: UInt8, _ value: UInt8) throws(I2CError) {
         if case .failure(let error) = LinuxI2C.writeByte(descriptor, register: register, value: value) {
-            throw I2CError(bus: bus, address: address, register: register, operation: "write", errno: error.rawValue)
+            throw I2CError(bus: bus, address: address, register: register, operation: "write", errno: error)
         }
     }
 }
@@ -158,28 +158,23 @@ enum LinuxI2C {
         precondition(result == 0 || errno != EBADF, "closed a descriptor that was not open")
     }
 
-    /// Runs a libc call that returns −1 and sets errno, again while it fails with EINTR.
-    static func retryingInterrupts(libc call: () -> CInt) -> Result<CInt, Errno> {
-        while true {
-            let result = call()
-            if result >= 0 { return .success(result) }
-            let error = errno
-            if error == EINTR { continue }
-            precondition(error != EBADF && error != EFAULT, "a bad descriptor or buffer is a programming error")
-            return .failure(Errno(rawValue: error))
+    /// A failed call's error, checked: a bad descriptor or buffer is a programming error, not
+    /// a bus fault.
+    private static func checked<Value>(_ result: Result<Value, Errno>) -> Result<Value, Errno> {
+        if case .failure(let error) = result {
+            precondition(
+                error.rawValue != EBADF && error.rawValue != EFAULT, "a bad descriptor or buffer is a programming error")
         }
+        return result
     }
 
-    /// Runs a libi2c call that returns a non-negative result or −errno, again on −EINTR.
+    /// A libc call (−1 and errno), EINTR retried.
+    static func retryingInterrupts(libc call: () -> CInt) -> Result<CInt, Errno> {
+        checked(SystemCall.valueOrErrno(call))
+    }
+
+    /// A libi2c call (−errno), EINTR retried.
     static func retryingInterrupts(smbus call: () -> Int32) -> Result<Int32, Errno> {
-        while true {
-            let result = call()
-            if result >= 0 { return .success(result) }
-            // libi2c's convention: the negated errno is the return value.
-            let error = -result
-            if error == EINTR { continue }
-            precondition(error != EBADF && error != EFAULT, "a bad descriptor or buffer is a programming error")
-            return .failure(Errno(rawValue: error))
-        }
+        checked(SystemCall.valueOrNegatedErrno(call))
     }
 }

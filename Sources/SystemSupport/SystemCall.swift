@@ -26,4 +26,19 @@ package enum SystemCall {
             return .failure(error)
         }
     }
+
+    /// Runs `call` until it does not fail with `EINTR` and turns the convention of libraries
+    /// that return the negated errno (libi2c's SMBus calls) into a `Result`.
+    ///
+    /// - Parameter call: The call; it returns a non-negative value on success, −errno on failure.
+    /// - Returns: The call's value, or the `Errno` it failed with.
+    package static func valueOrNegatedErrno(_ call: () -> Int32) -> Result<Int32, Errno> {
+        while true {
+            let value = call()
+            if value >= 0 { return .success(value) }
+            let error = Errno(rawValue: -value)
+            if error == .interrupted { continue }
+            return .failure(error)
+        }
+    }
 }

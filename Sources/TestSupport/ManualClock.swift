@@ -64,6 +64,17 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
+    /// Moves time on by `duration` and wakes everyone due by then.
+    public func advance(by duration: Duration) {
+        let due: [Sleeper] = state.withLock { state in
+            state.now = state.now.advanced(by: duration)
+            let due = state.sleepers.filter { $0.deadline <= state.now }
+            state.sleepers.removeAll { $0.deadline <= state.now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
     /// Moves time to the earliest deadline and wakes everyone due by then.
     /// - Returns: the new time, or nil when nobody sleeps.
     @discardableResult

@@ -131,6 +131,8 @@ extension DaemonCommand {
             return ["place removed: \(name)"]
         case (.trackClear, .ok):
             return ["trail cleared"]
+        case (.send(_, let done), .ok):
+            return [done]
         case (.back, .route(let report)):
             return ["guiding back along the trail"] + RouteSummary.lines(for: report, after: self)
         case (.placeMark, .placeMarked(let report)):

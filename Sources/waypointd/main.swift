@@ -5,8 +5,8 @@ import ControlProtocol
 import GPSClient
 
 let help = """
-    usage: waypointd [--config PATH] [--simulate [--simulate-events FILE]] [--socket PATH] [--state-dir DIR]
-                     [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]
+    usage: waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N]] [--socket PATH]
+                     [--state-dir DIR] [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]
                                                              run the daemon (foreground, systemd-friendly)
            waypointd check [--config PATH] [--state-dir DIR] [--sysfs-root DIR] [--dev-dir DIR] [--gps-timeout SECONDS]
                                                              diagnose config, PWM, I2C, IMU, gpsd; 1 on a problem
@@ -21,7 +21,8 @@ let help = """
     gpsd and the compass over I2C, and pulses the motor while the wearer faces the destination.
     --simulate runs it on a simulated board and walker, with no hardware; --simulate-events
     FILE makes that world misbehave on cue ("12 gps-off", "28 magnet 15", "40 imu-off",
-    "50 stall 2", one a line; see the README). The destination is set over the control
+    "50 stall 2", one a line; see the README); --simulate-speed N runs that world and the
+    daemon's clock N times faster (1 to 20). The destination is set over the control
     socket (default /run/waypointd/control.sock).
     'waypointd COMMAND --help' describes each command.
     """
@@ -55,7 +56,7 @@ do throws(UsageError) {
             status = try await MotorCommands.motorTest(rest)
         }
     case let first where first == nil || first!.hasPrefix("--"):
-        status = try await DaemonCommand.run(arguments)
+        status = try await RunCommand.run(arguments)
     default:
         throw UsageError("unknown command '\(arguments[0])'")
     }

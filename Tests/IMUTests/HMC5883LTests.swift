@@ -117,6 +117,6 @@ struct HMC5883LTests {
         try driver.configure()
         bus.injectFaults(at: 0x1E, [EIO])
         let readError = #expect(throws: I2CError.self) { try driver.readMagneticField() }
-        #expect(readError?.register == 0x09 && readError?.errno == EIO)
+        #expect(readError?.register == 0x09 && readError?.errno.rawValue == EIO)
     }
 }

@@ -74,7 +74,7 @@ struct ICM20948Tests {
         var pauses = 0
         let driver = ICM20948(device: try bus.device(at: 0x68), pause: { _ in pauses += 1 })
         let error = #expect(throws: I2CError.self) { try driver.configure() }
-        #expect(error?.errno == ETIMEDOUT)
+        #expect(error?.errno.rawValue == ETIMEDOUT)
         #expect(error?.register == 0x06)
         #expect(pauses == ICM20948.resetPolls)
     }
@@ -144,12 +144,12 @@ struct ICM20948Tests {
         #expect(error?.bus == 1)
         #expect(error?.address == 0x68)
         #expect(error?.register == 0x1A)
-        #expect(error?.errno == EIO)
+        #expect(error?.errno.rawValue == EIO)
         #expect(isWithin(try rig.driver.readAcceleration(), Vector3(0, 0, 1), 1.0 / 8192))
 
         rig.bus.injectFaults(at: 0x68, [EREMOTEIO])
         let configureError = #expect(throws: I2CError.self) { try rig.driver.configure() }
-        #expect(configureError?.register == 0x7F && configureError?.errno == EREMOTEIO)
+        #expect(configureError?.register == 0x7F && configureError?.errno.rawValue == EREMOTEIO)
     }
 }
 
@@ -170,7 +170,7 @@ struct AK09916Tests {
         let rig = try Rig()
         let magnetometer = AK09916(device: try rig.bus.device(at: 0x0C), pause: { _ in })
         let error = #expect(throws: I2CError.self) { try magnetometer.hasExpectedIdentity() }
-        #expect(error?.address == 0x0C && error?.register == 0x00 && error?.errno == ENXIO)
+        #expect(error?.address == 0x0C && error?.register == 0x00 && error?.errno.rawValue == ENXIO)
         try rig.driver.configure()
         #expect(try magnetometer.hasExpectedIdentity())
     }

@@ -303,8 +303,8 @@ struct IMUDetectorTests {
         let result = detect(rig)
         #expect(
             probe(result, at: 0x6A)?.description
-                == "0x6A: error: i2c-1 device 0x6A register 0xF: read 1 byte failed (errno 5) "
-                + "[Input/output error (errno 5)]; transfer error; check wiring and power")
+                == "0x6A: error: i2c-1 device 0x6A register 0xF: read 1 byte failed: Input/output error (errno 5); "
+                + "transfer error; check wiring and power")
         #expect(probe(result, at: 0x1C)?.description == "0x1C: nothing there (Remote I/O error (errno 121))")
         #expect(result.selection == nil)
         #expect(result.problem == "no supported magnetometer answered")
@@ -324,9 +324,8 @@ struct IMUDetectorTests {
         #expect(
             result.report == """
                 I2C bus i2c-3:
-                  0x6A: error: i2c-3 device 0x6A: open /dev/i2c-3 failed (errno 2) \
-                [No such file or directory (errno 2)]; no such bus; enable I2C (dtparam=i2c_arm=on) or pick \
-                another bus
+                  0x6A: error: i2c-3 device 0x6A: open /dev/i2c-3 failed: No such file or directory (errno 2); \
+                no such bus; enable I2C (dtparam=i2c_arm=on) or pick another bus
                 No IMU: i2c-3 cannot be used (see the error above)
                 """)
     }

@@ -72,7 +72,7 @@ struct IMUReaderTests {
         #expect(statistics.transferErrors == 1)
         #expect(statistics.recoveredByRetry == 1)
         #expect(statistics.faultedPolls == 0)
-        #expect(statistics.lastError?.errno == EIO)
+        #expect(statistics.lastError?.errno.rawValue == EIO)
         #expect(statistics.lastError?.address == 0x1C)
         #expect(statistics.lastFault == nil)
     }
@@ -87,7 +87,7 @@ struct IMUReaderTests {
             Issue.record("expected a transfer fault, got \(fault)")
             return
         }
-        #expect(error.errno == EREMOTEIO)
+        #expect(error.errno.rawValue == EREMOTEIO)
         #expect(error.address == 0x6A)
         #expect(bench.reader.statistics.transferErrors == 2)
         #expect(bench.reader.statistics.consecutiveFailures == 1)
@@ -197,7 +197,7 @@ struct IMUReaderTests {
         let reader = try IMUReader(
             selection: BoardPreset.berryGPSIMUv4.selection, bus: SimulatedI2CBus(), pause: { _ in })
         let error = #expect(throws: I2CError.self) { try reader.start() }
-        #expect(error?.errno == ENXIO)
+        #expect(error?.errno.rawValue == ENXIO)
         #expect(error?.address == 0x6A, "the accelerometer is configured first")
         #expect(reader.statistics.transferErrors == 2)
         #expect(reader.statistics.lastFault == error.map { .transfer($0) })

@@ -33,7 +33,7 @@ struct LinuxI2CBusTests {
         try Data().write(to: directory.appendingPathComponent("i2c-1"))
         let bus = LinuxI2CBus(number: 1, deviceDirectory: directory.path)
         let error = #expect(throws: I2CError.self) { try bus.device(at: 0x68) }
-        #expect(error?.errno == ENOTTY)
+        #expect(error?.errno.rawValue == ENOTTY)
         #expect(error?.address == 0x68 && error?.bus == 1 && error?.register == nil)
         #expect(error?.operation == "select address (I2C_SLAVE)")
     }

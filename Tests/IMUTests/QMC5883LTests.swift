@@ -133,6 +133,6 @@ struct QMC5883LTests {
         #expect(error == I2CError(bus: 3, address: 0x0D, register: 0x06, operation: "read 1 byte", errno: EIO))
         bus.injectFaults(at: 0x0D, [ENXIO])
         let configureError = #expect(throws: I2CError.self) { try driver.configure() }
-        #expect(configureError?.register == 0x0A && configureError?.errno == ENXIO)
+        #expect(configureError?.register == 0x0A && configureError?.errno.rawValue == ENXIO)
     }
 }

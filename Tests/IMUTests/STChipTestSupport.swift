@@ -58,7 +58,7 @@ func expectI2CError<T>(
         #expect(error.bus == 1, sourceLocation: sourceLocation)
         #expect(error.address == address, sourceLocation: sourceLocation)
         #expect(error.register == register, sourceLocation: sourceLocation)
-        #expect(error.errno == errno, sourceLocation: sourceLocation)
+        #expect(error.errno.rawValue == errno, sourceLocation: sourceLocation)
     }
 }
 

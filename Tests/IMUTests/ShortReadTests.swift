@@ -23,7 +23,7 @@ struct ShortReadTests {
             _ = try short.readExactly(0x28, count: 6)
             Issue.record("a short read was accepted")
         } catch {
-            #expect(error.errno == EIO)
+            #expect(error.errno.rawValue == EIO)
             #expect(error.register == 0x28)
             #expect(error.operation == "read 6 bytes (got 2)")
         }

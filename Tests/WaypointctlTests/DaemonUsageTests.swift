@@ -152,7 +152,7 @@ struct DaemonUsageTests {
             (["status", "now"], "status takes no arguments; got 'now'", "status"),
             (["status", "--yaml"], "unknown option '--yaml' for 'status'", "status"),
             (["clear", "all"], "clear takes no arguments", "clear"),
-            (["recent", "3"], "recent takes no arguments", "recent"),
+            (["recent", "3"], "recent takes nothing, or remove N; not '3'", "recent"),
             (["watch", "--hz", "20"], "--hz '20' is not a rate from 0.1 to 10", "watch"),
             (["watch", "--hz", "0"], "--hz '0' is not a rate", "watch"),
             (["watch", "--hz", "nan"], "--hz 'nan' is not a rate", "watch"),

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import GPSClient
 import Guidance
 import Haptics
@@ -586,7 +587,7 @@ public enum ConfigurationParser {
         }
         var best: (name: String, distance: Int)?
         for key in keys {
-            let distance = editDistance(lowered, key.name)
+            let distance = EditDistance.between(lowered, key.name)
             if distance < best?.distance ?? .max { best = (key.name, distance) }
         }
         guard let best, best.distance <= max(smallestHelpfulDistance, best.name.count / 3) else { return nil }
@@ -595,25 +596,6 @@ public enum ConfigurationParser {
 
     /// A suggestion this close is offered for any key, however short: one typo and a swap.
     private static let smallestHelpfulDistance = 2
-
-    /// Levenshtein distance: insertions, deletions and substitutions.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
 }
 
 extension Substring {

@@ -53,6 +53,8 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     private let hooks: Hooks
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
+    /// Set at stop: the motor is off from then on, whatever the sensors still deliver.
+    private let isMotorStopped = Atomic(false)
     /// The navigator's state after the latest event, readable without the lock.
     private let currentState = Atomic<UInt8>(0)
     private let stateChanges: AsyncStream<Navigator.State>.Continuation
@@ -137,6 +139,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     }
 
     private func deliver(_ actions: Navigator.Actions) {
+        guard !actions.isEmpty, !isMotorStopped.load(ordering: .relaxed) else { return }
         for action in actions {
             switch action {
             case .cue(let cue): motor.deliver(cue: cue)
@@ -192,6 +195,13 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             let (effects, persistent) = core.withLock { ($0.start(at: at), $0.persistent) }
             _ = perform(effects, done: "restored", persistent: persistent)
         }
+    }
+
+    /// At the start of a stop: the motor off at once, and no cue or pattern played after it.
+    public func stopMotor() {
+        isMotorStopped.store(true, ordering: .relaxed)
+        motor.silence()
+        motor.deliver(cue: nil)
     }
 
     /// At stop: the points still waiting appended, on this thread.
@@ -274,8 +284,8 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         var saved = persistent
         for effect in effects {
             switch effect {
-            case .cue(let cue): motor.deliver(cue: cue)
-            case .play(let pattern): motor.deliver(pattern: pattern)
+            case .cue(let cue): if !isMotorStopped.load(ordering: .relaxed) { motor.deliver(cue: cue) }
+            case .play(let pattern): if !isMotorStopped.load(ordering: .relaxed) { motor.deliver(pattern: pattern) }
             case .silence: motor.silence()
             case .destinationChanged(let coordinate): hooks.destinationChanged(coordinate)
             case .calibratingChanged(let calibrating): hooks.calibratingChanged(calibrating)

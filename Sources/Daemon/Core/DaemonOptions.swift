@@ -1,12 +1,3 @@
-@preconcurrency import Glibc
-import Geodesy
-import GPSClient
-import Guidance
-import Haptics
-import Heading
-import IMU
-import Simulation
-import Synchronization
 import SystemSupport
 
 /// How `waypointd` was started.
@@ -20,6 +11,9 @@ public struct DaemonOptions: Sendable {
     public var recordPath: String?
     /// A ``SimulationScript``: what happens to the simulated world, and when (`--simulate-events`).
     public var simulationEventsPath: String?
+    /// How much faster than real time the simulated world and the daemon's clock run
+    /// (`--simulate-speed`); 1 outside a simulation.
+    public var simulationSpeed = 1.0
 
     public init() {}
 }

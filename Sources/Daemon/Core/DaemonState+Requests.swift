@@ -61,6 +61,10 @@ extension DaemonState {
         case .clear: return clear(at: seconds)
         case .status: return .answer(.status)
         case .recent: return .answer(.recent)
+        case .removeRecent(let index):
+            guard index >= 1, index <= recent.count else { return .refused(.fewRecent(count: recent.count)) }
+            recent = RecentDestinations(recent.enumerated().filter { $0.offset != index - 1 }.map(\.element))
+            return Outcome(effects: [.log(.info, "recent destination removed", [:]), .save(.recent)], reply: .success(.ok), done: "removed")
         case .mute(let on): return mute(on, at: seconds)
         case .buzz(let pattern): return buzz(pattern, patternPlaying: context.isPatternPlaying)
         case .calibrate(let action): return calibrate(action, at: seconds, utcSeconds: context.utcSeconds)

@@ -16,9 +16,9 @@ extension HealthCheck {
 
         for probe in result.probes {
             guard case .failed(let error) = probe.verdict, error.register == nil,
-                Self.busWideErrnos.contains(error.errno)
+                Self.busWideErrnos.contains(error.errno.rawValue)
             else { continue }
-            let (detail, fix) = Self.busFailure(path: path, number: number, errno: error.errno)
+            let (detail, fix) = Self.busFailure(path: path, number: number, errno: error.errno.rawValue)
             return [
                 HealthVerdict(item: "i2c", outcome: .failed, detail: detail, fix: fix),
                 HealthVerdict(item: "imu", outcome: .skipped, detail: "not checked: \(path) cannot be used"),

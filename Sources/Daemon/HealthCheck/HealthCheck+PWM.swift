@@ -100,9 +100,9 @@ extension HealthCheck {
                 item: item, outcome: .failed, detail: "\(path) did not become writable after export",
                 fix: gpioGroupFix)
         case .failed(let action, let cause):
-            let detail = "cannot \(action): \(cause.path): \(String(cString: strerror(cause.errno)))"
+            let detail = "cannot \(action): \(cause.path): \(cause.errno.message)"
             let fix: String? =
-                switch cause.errno {
+                switch cause.errno.rawValue {
                 case EACCES, EPERM: gpioGroupFix
                 case EROFS:
                     "/sys is read-only here; under systemd's ProtectKernelTunables=yes the unit needs "

@@ -6,7 +6,8 @@ import SystemSupport
 
 /// Writes the recording format of DESIGN.md §4 (`--record FILE`): one JSON object a line, with
 /// the same times the pipeline saw, so that `waypointd replay` reproduces the run exactly.
-/// Numbers are written in their shortest exact form, which reads back to the same bits.
+/// Numbers are written as every JSON of ours is (``JSONWriter``): the shortest form that reads
+/// back to the same bits.
 public final class Recorder: Sendable {
     /// The open file, and how many lines could not be written to it.
     private struct Output {
@@ -43,31 +44,35 @@ public final class Recorder: Sendable {
     ///   written as `"live"`: the very line `waypointd replay` prints for it, so a replay can be
     ///   checked against the run sample by sample. Replay ignores it.
     public func record(_ kind: RecordingEvent.Kind, at seconds: Double, live: NavigationPipeline.Output? = nil) {
-        let body: String
+        var members: [(String, JSONWriter.Ordered)] = [("t", .number(seconds))]
         switch kind {
         case .imu(let sample):
-            var fields = ["\"mag\":" + Self.vector(sample.magneticMicrotesla), "\"acc\":" + Self.vector(sample.accelerationG)]
-            if let gyro = sample.angularRateDegreesPerSecond { fields.append("\"gyro\":" + Self.vector(gyro)) }
-            body = "\"imu\":{" + fields.joined(separator: ",") + "}" + (live.map { ",\"live\":" + Replay.encode($0) } ?? "")
+            var imu = [("mag", Self.vector(sample.magneticMicrotesla)), ("acc", Self.vector(sample.accelerationG))]
+            if let gyro = sample.angularRateDegreesPerSecond { imu.append(("gyro", Self.vector(gyro))) }
+            members.append(("imu", .object(imu)))
+            if let live { members.append(("live", .object(Replay.members(live)))) }
         case .fix(let fix):
-            body = "\"fix\":" + FixJSON.encode(fix)
+            members.append(("fix", .object(FixJSON.members(fix))))
         case .destination(let coordinate, let name):
-            if let coordinate {
-                let nameField = name.map { ",\"name\":" + Self.string($0) } ?? ""
-                body = "\"destination\":{\"lat\":\(coordinate.latitudeDegrees),\"lon\":\(coordinate.longitudeDegrees)\(nameField)}"
-            } else {
-                body = "\"destination\":null"
+            guard let coordinate else {
+                members.append(("destination", .value(.null)))
+                break
             }
+            var destination: [(String, JSONWriter.Ordered)] = [
+                ("lat", .number(coordinate.latitudeDegrees)), ("lon", .number(coordinate.longitudeDegrees)),
+            ]
+            if let name { destination.append(("name", .string(name))) }
+            members.append(("destination", .object(destination)))
         case .calibration(nil):
-            body = "\"calibration\":null"
-        case .muted(let muted):
-            body = "\"muted\":\(muted)"
+            members.append(("calibration", .value(.null)))
         case .calibration(let calibration?):
-            let rows = calibration.matrix.array.map { "[" + $0.map { "\($0)" }.joined(separator: ",") + "]" }
-            body = "\"calibration\":{\"offset\":" + Self.vector(calibration.offsetMicrotesla)
-                + ",\"matrix\":[" + rows.joined(separator: ",") + "]}"
+            let rows = calibration.matrix.array.map { row in JSONValue.array(row.map(Self.number)) }
+            members.append(
+                ("calibration", .object([("offset", Self.vector(calibration.offsetMicrotesla)), ("matrix", .value(.array(rows)))])))
+        case .muted(let muted):
+            members.append(("muted", .value(.bool(muted))))
         }
-        let line = Array("{\"t\":\(seconds),\(body)}\n".utf8)
+        let line = Array((JSONWriter.line(members) + "\n").utf8)
         output.withLock { output in
             do throws(Errno) {
                 try output.descriptor.writeAll(line)
@@ -77,8 +82,8 @@ public final class Recorder: Sendable {
         }
     }
 
-    private static func vector(_ v: Vector3) -> String { "[\(v.x),\(v.y),\(v.z)]" }
+    /// `[x,y,z]`, a non-finite component as `null`.
+    private static func vector(_ v: Vector3) -> JSONWriter.Ordered { .value(.array([number(v.x), number(v.y), number(v.z)])) }
 
-    /// `text` as a JSON string, quotes included.
-    private static func string(_ text: String) -> String { JSONWriter.quoted(text) }
+    private static func number(_ value: Double) -> JSONValue { value.isFinite ? .number(value) : .null }
 }

@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// `waypointd replay FILE`: runs the navigation pipeline over a recording and prints one JSON
 /// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness",
 /// "correction"}`.
@@ -38,14 +40,15 @@ public enum Replay {
         return line[first...last]
     }
 
-    static func encode(_ output: NavigationPipeline.Output) -> String {
-        let fields: [(String, String)] = [
-            ("t", FixJSON.number(output.seconds)), ("state", "\"\(output.state)\""),
-            ("heading", FixJSON.number(output.headingDegrees)), ("bearing", FixJSON.number(output.bearingDegrees)),
-            ("distance", FixJSON.number(output.distanceMeters)), ("error", FixJSON.number(output.errorDegrees)),
-            ("intensity", FixJSON.number(output.intensity)), ("sharpness", FixJSON.number(output.sharpness)),
-            ("correction", output.correction.map { "\"\($0)\"" } ?? "null"),
+    static func encode(_ output: NavigationPipeline.Output) -> String { JSONWriter.line(members(output)) }
+
+    /// A replay line's members, in the order the README documents them.
+    static func members(_ output: NavigationPipeline.Output) -> [(String, JSONWriter.Ordered)] {
+        [
+            ("t", .number(output.seconds)), ("state", .string(output.state)), ("heading", .number(output.headingDegrees)),
+            ("bearing", .number(output.bearingDegrees)), ("distance", .number(output.distanceMeters)),
+            ("error", .number(output.errorDegrees)), ("intensity", .number(output.intensity)),
+            ("sharpness", .number(output.sharpness)), ("correction", .string(output.correction)),
         ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

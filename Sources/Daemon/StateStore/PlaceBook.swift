@@ -1,3 +1,4 @@
+import CommandLineSupport
 /// The wearer's named places (`place add`, `place mark`): each a ``SavedDestination`` with a
 /// name, unique regardless of case, in the order they were made. Pure.
 public struct PlaceBook: Sendable, Hashable, RandomAccessCollection {
@@ -71,30 +72,14 @@ public struct PlaceBook: Sendable, Hashable, RandomAccessCollection {
     /// The name closest to `name` among `candidates` (case-insensitive), when it is a near miss:
     /// at most ``suggestionEdits`` edits away, or the only name that starts with it.
     public static func suggestion(for name: String, among candidates: [String]) -> String? {
-        let key = Array(name.lowercased())
+        let key = name.lowercased()
         var best: (name: String, edits: Int)?
         for candidate in candidates {
-            let edits = editDistance(key, Array(candidate.lowercased()), limit: suggestionEdits)
+            let edits = EditDistance.between(key, candidate.lowercased(), limit: suggestionEdits)
             if edits <= suggestionEdits, edits < (best?.edits ?? .max) { best = (candidate, edits) }
         }
         if let best { return best.name }
         let starting = candidates.filter { $0.lowercased().hasPrefix(name.lowercased()) }
         return starting.count == 1 ? starting[0] : nil
-    }
-
-    /// Levenshtein distance over characters, giving up (returning `limit + 1`) once every path
-    /// is over `limit`: names are short, and a suggestion only needs to know "close or not".
-    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
-        guard abs(a.count - b.count) <= limit else { return limit + 1 }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1)
-            }
-            if current.min()! > limit { return limit + 1 }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -3,14 +3,20 @@ import CommandLineSupport
 import Daemon
 import SystemSupport
 
-/// `waypointd [--config PATH] [--simulate] [--socket PATH] [--state-dir DIR] [--sysfs-root DIR]
-/// [--record FILE] [--log-level LEVEL] [--simulate-events FILE]`: runs the daemon in the foreground.
-enum DaemonCommand {
+/// `waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N]]
+/// [--socket PATH] [--state-dir DIR] [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]`:
+/// runs the daemon in the foreground.
+enum RunCommand {
+    /// The fastest `--simulate-speed`: at 50 samples a second of the world's time, 20 times as
+    /// fast is a thousand reads a real second, as much as a debug build keeps up with.
+    static let maximumSimulationSpeed = 20.0
+
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
             words,
             valueOptions: [
-                "--config", "--socket", "--state-dir", "--record", "--simulate-events", "--sysfs-root", "--log-level",
+                "--config", "--socket", "--state-dir", "--record", "--simulate-events", "--simulate-speed", "--sysfs-root",
+                "--log-level",
             ],
             flagOptions: ["--simulate"], command: nil)
         try arguments.expectNoPositionals()
@@ -30,6 +36,13 @@ enum DaemonCommand {
         }
         if options.simulationEventsPath != nil, !options.simulate {
             throw UsageError("--simulate-events only applies with --simulate")
+        }
+        if let text = arguments.value("--simulate-speed") {
+            guard options.simulate else { throw UsageError("--simulate-speed only applies with --simulate") }
+            guard let speed = Double(text), speed >= 1, speed <= Self.maximumSimulationSpeed else {
+                throw UsageError("--simulate-speed '\(text)' is not a number from 1 to \(Int(Self.maximumSimulationSpeed))")
+            }
+            options.simulationSpeed = speed
         }
         let configuration: Configuration
         do throws(ConfigurationError) {

@@ -1,0 +1,165 @@
+import ControlProtocol
+import Daemon
+import Foundation
+import Geodesy
+import Guidance
+import Haptics
+import Synchronization
+import SystemSupport
+import TestSupport
+import Testing
+
+/// The executor around the core (``DaemonCore``) on a manual clock, with a real state
+/// directory and trail files in a temporary directory: what a fix or a request leads to on
+/// disk and on the motor, with no thread, socket or sensor. Route progress, the trail and `back`
+/// are simulated walks (a fix a second along a line).
+@Suite("The daemon's executor on a manual clock")
+struct DaemonCoreTests {
+    /// A motor that records what it is asked to play.
+    final class RecordingMotor: MotorOutput {
+        let patterns = Mutex<[HapticPattern]>([])
+        let cues = Mutex<[HapticCue?]>([])
+        func deliver(cue: HapticCue?) { cues.withLock { $0.append(cue) } }
+        func deliver(pattern: HapticPattern) { patterns.withLock { $0.append(pattern) } }
+        func silence() {}
+        var duty: Double { 0 }
+        var pattern: HapticPattern? { nil }
+        var faultDescription: String? { nil }
+        var isPlayingPattern: Bool { false }
+    }
+
+    /// An executor on a fresh state directory, with its clock and motor.
+    struct Rig {
+        let directory: String
+        let clock = ManualClock()
+        let motor = RecordingMotor()
+        let core: DaemonCore<ManualClock>
+
+        init(directory: String? = nil) throws {
+            let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
+            self.directory = directory
+            let store = try StateStore(directory: directory)
+            let files = TrailFiles(directory: directory)
+            let (saved, _) = store.load()
+            core = DaemonCore(
+                state: DaemonState(
+                    pipeline: NavigationPipeline(calibration: .identity), saved: saved, builtInCalibration: .identity,
+                    trail: TrailLog(currentFileBytes: files.currentFileBytes)),
+                clock: clock, wallClock: { 1_782_950_400 }, motor: motor, store: store, trailFiles: files,
+                logger: Logger(label: "test", level: .critical, handler: StandardErrorLogHandler()))
+            core.start()
+        }
+
+        /// A fix at `north` metres north of the start, dated `second` seconds after the epoch,
+        /// given to the core one second after the last.
+        func walk(north: Double, second: Int) {
+            clock.advance(by: .seconds(1))
+            var fix = DaemonStateTests.fix(DaemonStateRouteTests.point(0, north))
+            fix.time = UTCTime(seconds: 1_782_950_400 + Int64(second))
+            core.fix(fix)
+        }
+
+        func reply(_ request: ControlRequest) async -> ControlReply { await core.handle(request) }
+    }
+
+    @Test("route progress reaches route.json with the fix that made it, and a new executor resumes there")
+    func routeProgress() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        let waypoints = [40.0, 80, 120].map { north in
+            let point = DaemonStateRouteTests.point(0, north)
+            return DestinationReport(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees, name: "N\(Int(north))")
+        }
+        guard case .route(let loaded?) = await rig.reply(.route(.load(name: "North", waypoints: waypoints))) else {
+            Issue.record("no ROUTE reply")
+            return
+        }
+        #expect(loaded.waypoint == 1)
+        var saved: [Int] = []
+        for second in 0..<100 {
+            rig.walk(north: Double(second) * 1.4, second: second)
+            let file = try String(contentsOfFile: rig.directory + "/route.json", encoding: .utf8)
+            if let index = (try JSONSerialization.jsonObject(with: Data(file.utf8)) as? [String: Any])
+                .flatMap({ ($0["route"] as? [String: Any])?["index"] as? Int }), saved.last != index
+            {
+                saved.append(index)
+            }
+        }
+        #expect(saved == [0, 1, 2, 3], "route.json's index as the walk went on: \(saved)")
+        #expect(rig.motor.patterns.withLock { $0.filter { $0 == .waypointReached }.count } == 2)
+        #expect(rig.motor.patterns.withLock { $0.filter { $0 == .arrived }.count } == 1)
+        let restarted = try Rig(directory: rig.directory)
+        guard case .status(let status) = await restarted.reply(.status) else {
+            Issue.record("no STATUS reply")
+            return
+        }
+        #expect(status.route?.isFinished == true && status.route?.waypoint == 3)
+    }
+
+    @Test("the trail: appended once a minute, exported in pages with what still waits, walked back as a route")
+    func trailExportAndBack() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        for second in 0..<150 { rig.walk(north: Double(second) * 1.4, second: second) }
+        let stored = try String(contentsOfFile: rig.directory + "/trail.log", encoding: .utf8)
+        let storedLines = stored.split(separator: "\n").count
+        #expect(storedLines > 20 && storedLines < 45, "two minutes appended, the rest waiting: \(storedLines) lines")
+        guard case .track(let page) = await rig.reply(.track(.export(since: nil, until: nil, cursor: nil))) else {
+            Issue.record("no TRACK reply")
+            return
+        }
+        #expect(page.points.count > storedLines, "the waiting points come after the file's")
+        #expect(page.points.first?.startsSegment == true)
+        #expect(zip(page.points, page.points.dropFirst()).allSatisfy { $0.seconds < $1.seconds })
+        guard case .route(let back?) = await rig.reply(.back(minutes: nil)) else {
+            Issue.record("no ROUTE reply to back")
+            return
+        }
+        #expect(back.name == "back" && back.waypoint == 1)
+        guard case .route(let shown?) = await rig.reply(.route(.show)) else { return }
+        #expect(shown.count == back.count)
+        let last = try #require(await Self.lastWaypoint(of: rig))
+        #expect(last.name == "start of the trail")
+        #expect(abs(last.latitude - DaemonStateRouteTests.point(0, 0).latitudeDegrees) * 111_200 < 6, "back ends where the walk began")
+        // A cursor from before a clear is refused, not misread.
+        #expect(await rig.reply(.track(.clear)) == .ok)
+        let stale = await rig.reply(.track(.export(since: nil, until: nil, cursor: "0:10")))
+        #expect(stale == .error(ControlError(.refused, "the trail was rotated or cleared during the export; export again")))
+        #expect(await rig.reply(.back(minutes: nil)) == .error(ControlError(.refused, "no trail since the daemon started: it keeps one while it has a fix; try back --minutes N")))
+    }
+
+    /// The route's last waypoint, stepping to it with `route next`.
+    static func lastWaypoint(of rig: Rig) async -> DestinationReport? {
+        guard case .route(var report?) = await rig.reply(.route(.show)) else { return nil }
+        while case .route(let next?) = await rig.reply(.route(.next)) { report = next }
+        return report.target
+    }
+
+    @Test("a failed save answers internal, saying what was done and which file was not kept; the state goes on")
+    func failedSave() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        // A directory where the file would go: the rename over it fails.
+        try FileManager.default.createDirectory(atPath: rig.directory + "/mute.json", withIntermediateDirectories: false)
+        guard case .error(let error) = await rig.reply(.mute(true)) else {
+            Issue.record("mute was not refused")
+            return
+        }
+        #expect(error.code == .internal)
+        #expect(error.message.hasPrefix("muted, but mute.json could not be saved: "), "\(error.message)")
+        guard case .status(let status) = await rig.reply(.status) else { return }
+        #expect(status.isMuted == true, "the wearer's mute holds for this run")
+    }
+
+    @Test("after stopMotor nothing more is played: the sensors' last cues and patterns are dropped")
+    func stopMotor() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        rig.core.stopMotor()
+        let before = rig.motor.patterns.withLock { $0.count }
+        #expect(await rig.reply(.go(latitude: 48.8611, longitude: 2.2945, name: "far")) == .ok)
+        rig.walk(north: 0, second: 0)
+        #expect(rig.motor.patterns.withLock { $0.count } == before, "no accepted pattern after the stop began")
+        #expect(rig.motor.cues.withLock { $0.last } == .some(nil), "the last cue is silence")
+    }
+}
