@@ -39,7 +39,7 @@ INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl \
 # The checked-in units are those of the default PREFIX; installing rewrites their paths.
 UNIT_PATHS    = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/waypointd/|$(DOCDIR)/|g'
 
-.PHONY: all deps build test fuzz soak demo bench install install-files release deb uninstall print-install-files man clean
+.PHONY: all deps build test package-test fuzz soak demo bench install install-files release deb uninstall print-install-files man clean
 
 all: build
 
@@ -51,18 +51,16 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## test: build everything and run every test (CI runs this with CI=true)
-# The end-to-end suites (real daemons and clients, gpsd, a private systemd) run one test at a
-# time after the rest: they wait on processes and measure reaction times, and on two cores
-# their blocking waits would starve the other tests' async work of threads. The control server's
-# tests join them: their server runs on the same two threads that the heading and geodesy
-# suites keep busy for seconds at a time, and a greeting that waits 10 s for a thread fails.
+## test: build everything and run every test (CI runs this with CI=true), in about ten minutes on
+## two cores from a warm build: the unit tests in parallel, the fuzz corpus replayed, then the
+## end-to-end suites side by side in shards (scripts/test-end-to-end.sh), a short soak among
+## them. The slow checks have targets of their own: soak, fuzz, package-test.
+TEST_BUNDLE   = $(DEBUG_BIN)/waypointdPackageTests.xctest
 END_TO_END    = WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests
 test: build
 	$(SWIFT) build --build-tests
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip '$(END_TO_END)'
-	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --no-parallel --filter '$(END_TO_END)'
-	@scripts/fuzz.sh $(FUZZ_SECONDS)
+	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) scripts/test-end-to-end.sh $(TEST_BUNDLE)
 
 ## soak: the long runs on the release build: the mixed-load soak for SOAK_SECONDS (1800) and
 ## the 2 000 000-request pipelined flood
@@ -73,8 +71,15 @@ soak: build
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(RELEASE_BIN) WAYPOINT_SOAK_SECONDS=$(SOAK_SECONDS) WAYPOINT_FLOOD_REQUESTS=2000000 \
 		$(SWIFT) test --skip-build --no-parallel --filter 'SoakTests|ClientBoundsTests'
 
+## package-test: the Debian package built, linted, installed, upgraded, removed and purged in a
+## debootstrapped Debian 12 under its own systemd (a few minutes; the root is cached)
+package-test: build
+	$(SWIFT) build --build-tests
+	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --no-parallel --filter 'PackageTests'
+
 ## fuzz: the libFuzzer targets (JSON, requests, coordinates, config, recordings, GPX), each for
-## FUZZ_SECONDS (60), two at a time, from the seeds in Fuzz/corpus; `make test` runs it too
+## FUZZ_SECONDS (60), two at a time, from the seeds in Fuzz/corpus; `make test` replays the
+## corpus through the same targets without the fuzzer
 FUZZ_SECONDS ?= 60
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -94,6 +94,11 @@ let package = Package(
             name: "WaypointctlTests",
             dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport", "ControlProtocol"]),
+
+        // The fuzz targets' properties, a library so that make test replays the kept corpus
+        // through them (FuzzCorpusTests) and make fuzz runs them under libFuzzer.
+        .target(name: "FuzzTargets", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX"], path: "Fuzz/Targets"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ]
 )
 
@@ -103,5 +108,5 @@ if Context.environment["WAYPOINT_FUZZ"] != nil {
     package.products.append(.executable(name: "waypoint-fuzz", targets: ["waypoint-fuzz"]))
     package.targets.append(
         .executableTarget(
-            name: "waypoint-fuzz", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX"], path: "Fuzz/Sources"))
+            name: "waypoint-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Sources"))
 }

@@ -72,7 +72,9 @@ _waypointctl() {
             if [[ -z $words ]]; then COMPREPLY=($(compgen -W "export clear --socket --help" -- "$cur"))
             else COMPREPLY=($(compgen -W "--since --until --socket" -- "$cur")); fi ;;
         back) COMPREPLY=($(compgen -W "--minutes --socket --help" -- "$cur")) ;;
-        clear|recent) COMPREPLY=($(compgen -W "--socket --help" -- "$cur")) ;;
+        recent)
+            if [[ -z $words ]]; then COMPREPLY=($(compgen -W "remove --socket --help" -- "$cur")); fi ;;
+        clear) COMPREPLY=($(compgen -W "--socket --help" -- "$cur")) ;;
         bearing) COMPREPLY=($(compgen -W "--batch --help" -- "$cur")) ;;
         declination) COMPREPLY=($(compgen -W "--date --year --height-km --batch --help" -- "$cur")) ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;

@@ -16,7 +16,7 @@ _waypointd() {
     esac
     local motor="--config --pwm-chip --pwm-channel --sysfs-root --help"
     case $command in
-        "") COMPREPLY=($(compgen -W "check gps replay motor-test motor-off --config --simulate --simulate-events --socket --state-dir --sysfs-root --record --log-level --print-config --version --help" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "check gps replay motor-test motor-off --config --simulate --simulate-events --simulate-speed --socket --state-dir --sysfs-root --record --log-level --print-config --version --help" -- "$cur")) ;;
         check) COMPREPLY=($(compgen -W "--config --state-dir --sysfs-root --dev-dir --gps-timeout --help" -- "$cur")) ;;
         gps) COMPREPLY=($(compgen -W "--server --count --help" -- "$cur")) ;;
         replay) COMPREPLY=($(compgen -W "--config --help" -- "$cur") $(compgen -f -- "$cur")) ;;

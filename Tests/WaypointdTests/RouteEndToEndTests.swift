@@ -4,10 +4,13 @@ import TestSupport
 
 /// A route end to end (issue 19): a GPX file gpsbabel wrote, loaded by `waypointctl route load`
 /// into `waypointd --simulate`, and the simulated wearer walking it, with a restart half-way.
-/// The walk is simulated (no real walker reaches these tests); the GPX, the programs, the socket
-/// and the restart are real.
+/// The walk is simulated (no real walker reaches these tests), ``speed`` times faster than real
+/// time; the GPX, the programs, the socket and the restart are real.
 @Suite("Routes end to end", .serialized)
 struct RouteEndToEndTests {
+    /// How much faster than real time the simulated walks run (`--simulate-speed`).
+    static let speed = 5.0
+
     /// Five waypoints 25 m apart from where the simulated wearer starts, zigzagging north-east.
     static func routeCSV() -> String {
         let start = SimulatedDaemon.start
@@ -23,7 +26,7 @@ struct RouteEndToEndTests {
     func walkRoute() async throws {
         guard let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel"),
             let waypointctl = try ExternalTool.built("waypointctl"),
-            let daemon = try await SimulatedDaemon()
+            let daemon = try await SimulatedDaemon(speed: Self.speed)
         else { return }
         defer { _ = daemon.stop() }
         let directory = daemon.tree.root
@@ -128,15 +131,15 @@ struct RouteEndToEndTests {
         guard let waypointctl = try ExternalTool.built("waypointctl"),
             let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel"),
             let python = try ExternalTool.find("python3", hint: "apt install python3"),
-            let daemon = try await SimulatedDaemon()
+            let daemon = try await SimulatedDaemon(speed: Self.speed)
         else { return }
         defer { _ = daemon.stop() }
         func ctl(_ words: String...) throws -> ExternalTool.Output {
             try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
         }
         #expect(try ctl("go", "48.8583", "2.2986", "--name", "far").status == 0)
-        // Out for 65 s (about 60 m), past the trail's first write at 60 s.
-        try await Task.sleep(for: .seconds(65))
+        // Out for 65 s of the walk's time (about 60 m), past the trail's first write at 60 s.
+        try await Task.sleep(for: .seconds(65 / Self.speed))
         let back = try ctl("back")
         #expect(back.status == 0, "\(back.standardOutput)\(back.standardError)")
         // A straight walk out is one waypoint back: the start.
@@ -174,12 +177,23 @@ struct RouteEndToEndTests {
         let rows = (try? String(contentsOfFile: csv, encoding: .utf8))?.split(whereSeparator: \.isNewline).count ?? 0
         #expect(rows == exported + 1, "\(rows) rows; \(byGpsbabel.standardError)\n\(export.standardOutput.prefix(600))")
 
-        // SIGKILL: what the file holds is at most a minute behind.
-        let killed = Date().timeIntervalSince1970
+        // SIGKILL: what the file holds is at most a minute (of the daemon's time) behind its
+        // latest fix.
+        let latest = try #require(try daemon.client().request(#"{"cmd":"status"}"#)?.object("fix")?["time"] as? String)
+        let killed = try #require(ISO8601DateFormatter.withFractions.date(from: latest)).timeIntervalSince1970
         kill(daemon.process.processID, SIGKILL)
         _ = daemon.process.waitForExit()
         let trail = try String(contentsOfFile: daemon.tree.root.appendingPathComponent("state/trail.log").path, encoding: .utf8)
         let lastTime = try #require(trail.split(separator: "\n").last?.split(separator: " ").dropFirst().first.flatMap { Double($0) })
-        #expect(killed - lastTime <= 62, "the trail file ends \(killed - lastTime) s before the kill")
+        #expect(killed - lastTime <= 62, "the trail file ends \(killed - lastTime) s before the last fix")
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// Reads `2026-07-02T10:00:00.000Z`, as the daemon writes fix times.
+    static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

@@ -34,10 +34,12 @@ final class SimulatedDaemon {
     ///     `stateFiles` cannot make: links, FIFOs.
     ///   - fileSizeLimitBytes: run it under `prlimit --fsize`, as `LimitFSIZE=` or a full disk would.
     ///   - environment: variables for the daemon, e.g. `NOTIFY_SOCKET` and `WATCHDOG_USEC`.
+    ///   - speed: `--simulate-speed`: the simulated world and the daemon's clock run this many
+    ///     times faster, for tests that would otherwise walk in real time.
     init?(
         configuration: String? = nil, events: String? = nil, stateFiles: [String: String] = [:],
         prepareState: ((URL) throws -> Void)? = nil, fileSizeLimitBytes: Int? = nil, extraArguments: [String] = [],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], speed: Double = 1
     ) async throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return nil }
         executable = waypointd
@@ -56,6 +58,7 @@ final class SimulatedDaemon {
             "--simulate", "--socket", socket, "--state-dir", tree.root.appendingPathComponent("state").path,
             "--sysfs-root", tree.root.path,
         ]
+        if speed != 1 { arguments += ["--simulate-speed", "\(speed)"] }
         if let configuration {
             let path = tree.root.appendingPathComponent("waypointd.conf").path
             try configuration.write(toFile: path, atomically: true, encoding: .utf8)

@@ -2,15 +2,16 @@ import ControlProtocol
 import Daemon
 import GPX
 import Geodesy
-@preconcurrency import Glibc
 
-/// The libFuzzer targets: one binary, the target chosen by `WAYPOINT_FUZZ_TARGET`, so that one
-/// instrumented build serves them all. Built only by `make fuzz` (`WAYPOINT_FUZZ=1` adds this
-/// target to the package; see Package.swift), with `-sanitize=fuzzer`.
+/// The libFuzzer targets: one binary (`Fuzz/Sources`), the target chosen by
+/// `WAYPOINT_FUZZ_TARGET`, so that one instrumented build serves them all; `make fuzz` builds it
+/// (`WAYPOINT_FUZZ=1` adds it to the package; see Package.swift) with `-sanitize=fuzzer`. The
+/// targets themselves are this library, so that `make test` replays every input kept in
+/// `Fuzz/corpus` through them without the fuzzer (FuzzCorpusTests).
 ///
 /// Each target checks a property as well as "does not crash": what parses must write back out
 /// as text that parses to the same value. A violation traps, and libFuzzer keeps the input.
-enum FuzzTarget: String, CaseIterable {
+public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `JSONParser`: any bytes; a parsed value written compactly parses back equal.
     case json
     /// `ControlRequest(line:)`: any line; a request's own line decodes to the same request.
@@ -26,16 +27,8 @@ enum FuzzTarget: String, CaseIterable {
     /// points, names and times (numbers to the digits written).
     case gpx
 
-    /// The target named in the environment.
-    static let selected: FuzzTarget = {
-        guard let name = getenv("WAYPOINT_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name)
-        else {
-            fatalError("set WAYPOINT_FUZZ_TARGET to one of: \(allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return target
-    }()
-
-    func run(_ bytes: [UInt8]) {
+    /// Runs one input; a violated property traps.
+    public func run(_ bytes: [UInt8]) {
         switch self {
         case .json:
             guard let value = try? JSONParser.parse(bytes) else { return }
