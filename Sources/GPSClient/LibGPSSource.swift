@@ -1,9 +1,9 @@
 import Synchronization
 import SystemSupport
 
-/// Fixes from gpsd through libgps: connects, asks for reports, reads them on a thread of its
-/// own, merges each epoch's reports, watches for silence and reconnects with capped
-/// exponential backoff, for as long as the consumer listens.
+/// Fixes from gpsd through libgps: connects, asks for reports, reads them on the thread it runs
+/// on, merges each epoch's reports, watches for silence and reconnects with capped exponential
+/// backoff, until stopped.
 public struct LibGPSSource: GPSFixSource {
     /// Where gpsd listens.
     public let server: GPSServerAddress
@@ -16,31 +16,15 @@ public struct LibGPSSource: GPSFixSource {
         self.settings = settings
     }
 
-    public func events() -> AsyncStream<GPSEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let stopped = Stopped()
-        continuation.onTermination = { _ in stopped.flag.store(true, ordering: .relaxed) }
-        let reader = Reader(server: server, settings: settings, continuation: continuation, stopped: stopped)
-        do throws(Errno) {
-            try BlockingThread.start { reader.run() }
-        } catch {
-            continuation.yield(.failure(.threadUnavailable(error)))
-            continuation.finish()
-        }
-        return stream
-    }
-
-    /// Set when the consumer has gone; the reader thread checks it at least once a second.
-    private final class Stopped: Sendable {
-        let flag = Atomic<Bool>(false)
+    public func run(until stop: GPSStop, deliver: (GPSEvent) -> Void) {
+        Reader(server: server, settings: settings, stop: stop).run(deliver)
     }
 
     /// The loop on the reader thread.
     private struct Reader: Sendable {
         let server: GPSServerAddress
         let settings: GPSClientSettings
-        let continuation: AsyncStream<GPSEvent>.Continuation
-        let stopped: Stopped
+        let stop: GPSStop
 
         /// Longest single sleep, so a departed consumer is noticed within a second.
         static let longestWait = Duration.seconds(1)
@@ -50,7 +34,7 @@ public struct LibGPSSource: GPSFixSource {
         /// answers within about a second, even while it opens a device.
         static let watchReplyTimeout = Duration.seconds(5)
 
-        func run() {
+        func run(_ deliver: (GPSEvent) -> Void) {
             let clock = ContinuousClock()
             let origin = clock.now
             func now() -> Duration { clock.now - origin }
@@ -62,7 +46,7 @@ public struct LibGPSSource: GPSFixSource {
             var backoff = Backoff(first: settings.reconnectMinimum, longest: settings.reconnectMaximum)
 
             func emit(_ events: [GPSEvent]) {
-                for event in events { continuation.yield(event) }
+                for event in events { deliver(event) }
             }
             func disconnect(_ error: GPSClientError) {
                 emit(assembler.connectionLost())
@@ -72,12 +56,12 @@ public struct LibGPSSource: GPSFixSource {
                 nextAttempt = now() + backoff.failed()
             }
 
-            while !stopped.flag.load(ordering: .relaxed) {
+            while !stop.isStopped {
                 emit(assembler.tick(now: now()))
                 let wakeUp = min(assembler.nextDeadline() ?? .seconds(Int64.max / 2), now() + Self.longestWait)
                 guard let open = connection else {
                     if now() < nextAttempt {
-                        ThreadSleep.sleep(for: min(wakeUp, nextAttempt) - now())
+                        stop.sleep(for: min(wakeUp, nextAttempt) - now())
                         continue
                     }
                     do throws(GPSClientError) {
@@ -124,7 +108,6 @@ public struct LibGPSSource: GPSFixSource {
                     disconnect(.connectionLost(server, errno))
                 }
             }
-            continuation.finish()
         }
     }
 }

@@ -117,7 +117,7 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         let failure = await withTaskCancellationHandler {
             await withCheckedContinuation { (finished: CheckedContinuation<(any Error)?, Never>) in
                 do throws(Errno) {
-                    try BlockingThread.start { finished.resume(returning: self.drive()) }
+                    try BlockingThread.start(name: "motor") { finished.resume(returning: self.drive()) }
                 } catch {
                     finished.resume(returning: self.switchOff(after: error))
                 }

@@ -26,4 +26,12 @@ public protocol AccelerometerEmulator: RegisterEmulator {
     func setAcceleration(_ g: Vector3)
     /// The angular rate, °/s, chip axes (ignored without a gyroscope).
     func setAngularRate(_ degreesPerSecond: Vector3)
+    /// Whether the chip queues every sample in a FIFO now: then each sample it makes must be
+    /// given to it; otherwise only the latest is ever read.
+    var isQueueing: Bool { get }
+}
+
+extension AccelerometerEmulator {
+    /// A chip without an emulated FIFO queues nothing.
+    public var isQueueing: Bool { false }
 }

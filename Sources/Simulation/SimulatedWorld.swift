@@ -45,10 +45,13 @@ public final class SimulatedWorld: Sendable {
         var walker: SimulatedWalker
         let board: SimulatedBoard
         var receiver: SimulatedGPSReceiver
-        /// The world's time reached, seconds since start.
-        var elapsedSeconds = 0.0
-        /// When the next fix is due, seconds since start: the first at once.
-        var nextFixSeconds = 0.0
+        /// The steps the world has taken: its time is this many chip sample periods since start
+        /// (counted, not summed, so that a fix's epoch falls on the step it should).
+        var steps = 0
+        /// The step at which the next fix is made: the first at once.
+        var nextFixStep = 0
+        /// Fixes made so far.
+        var fixes = 0
         /// Fixes made as the world passed their epochs, oldest first, until the receiver's
         /// thread takes them (at most ``maximumPendingFixes``; room kept, so none allocates).
         var pendingFixes: [Fix] = []
@@ -140,13 +143,14 @@ public final class SimulatedWorld: Sendable {
     static let maximumPendingFixes = 64
 
     /// Hands each fix made by now to `deliver`, oldest first (more than one after a long wait),
-    /// and says when the next is due on the world's clock.
+    /// and says when the next is due on the world's clock. `deliver` runs with the world's lock
+    /// held (the fixes are read in place, not copied), so it must not look at the world.
     func takeFixes(_ deliver: (Fix) -> Void) -> ScaledClock.Instant {
         state.withLock { state in
             advance(&state)
             for fix in state.pendingFixes { deliver(fix) }
             state.pendingFixes.removeAll(keepingCapacity: true)
-            return ScaledClock.Instant(offset: .seconds(state.nextFixSeconds))
+            return ScaledClock.Instant(offset: .seconds(Double(state.nextFixStep) / settings.stepHertz))
         }
     }
 
@@ -158,9 +162,14 @@ public final class SimulatedWorld: Sendable {
     private func advance(_ state: inout State) {
         let target = clock.now.offset.seconds
         let step = 1 / settings.stepHertz
+        var moved = false
         while true {
-            if state.elapsedSeconds >= state.nextFixSeconds {
-                state.nextFixSeconds += settings.fixIntervalSeconds
+            if state.steps >= state.nextFixStep {
+                state.fixes += 1
+                // The first step at or after the next epoch: a fix is due at the time the world
+                // reaches, never a step before it (which would have the receiver's thread wait
+                // for a world that has not moved yet).
+                state.nextFixStep = Int((Double(state.fixes) * settings.fixIntervalSeconds * settings.stepHertz).rounded(.up))
                 if state.isGPSOn {
                     if state.pendingFixes.count >= Self.maximumPendingFixes { state.pendingFixes.removeFirst() }
                     state.pendingFixes.append(state.receiver.nextFix(truth: SimulatedGPSReceiver.Truth(walker: state.walker)))
@@ -168,17 +177,27 @@ public final class SimulatedWorld: Sendable {
                     state.receiver.skipEpoch()
                 }
             }
-            guard state.elapsedSeconds + step <= target else { break }
-            fire(through: state.elapsedSeconds + step, in: &state)
-            state.elapsedSeconds += step
+            let next = Double(state.steps + 1) / settings.stepHertz
+            guard next <= target else { break }
+            fire(through: next, in: &state)
+            state.steps += 1
             state.walker.step(seconds: step)
-            let (attitude, acceleration, yawRate) = (
-                state.walker.attitude, state.walker.linearAccelerationG, state.walker.yawRateDegreesPerSecond
-            )
-            state.board.update(
-                attitude: attitude, linearAccelerationG: acceleration,
-                bodyRatesDegreesPerSecond: attitude.toBody(Vector3(0, 0, yawRate)))
+            // A FIFO must be given every sample; otherwise only the last step's is ever read,
+            // and the physics of the others would cost an idle daemon for nothing.
+            if state.board.accelerometer.isQueueing { update(&state) }
+            moved = true
         }
+        if moved, !state.board.accelerometer.isQueueing { update(&state) }
+    }
+
+    /// The chips' outputs from where the walker is now.
+    private func update(_ state: inout State) {
+        let (attitude, acceleration, yawRate) = (
+            state.walker.attitude, state.walker.linearAccelerationG, state.walker.yawRateDegreesPerSecond
+        )
+        state.board.update(
+            attitude: attitude, linearAccelerationG: acceleration,
+            bodyRatesDegreesPerSecond: attitude.toBody(Vector3(0, 0, yawRate)))
     }
 
     /// Fires the script's events up to `seconds`.

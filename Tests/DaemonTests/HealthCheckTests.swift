@@ -21,11 +21,10 @@ struct HealthCheckTests {
     /// A fix source that reports what it is given and then stays quiet.
     struct ScriptedSource: GPSFixSource {
         let script: [GPSEvent]
-        func events() -> AsyncStream<GPSEvent> {
-            AsyncStream { continuation in
-                for event in script { continuation.yield(event) }
-                // Not finished: a silent gpsd keeps the connection open.
-            }
+        func run(until stop: GPSStop, deliver: (GPSEvent) -> Void) {
+            for event in script { deliver(event) }
+            // Then quiet: a silent gpsd keeps the connection open.
+            while !stop.isStopped { stop.sleep(for: .milliseconds(100)) }
         }
     }
 

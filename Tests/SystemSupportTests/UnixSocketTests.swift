@@ -72,7 +72,7 @@ struct UnixSocketTests {
         let adopted = try UnixSocketListener.adopt(descriptor: dup(bound.descriptor))
         #expect(adopted.path == nil)
         let result = Mutex<Bool?>(nil)
-        try BlockingThread.start {
+        try BlockingThread.start(name: "test client") {
             let accepted = (try? adopted.accept()) ?? nil
             result.withLock { $0 = accepted == nil }
         }

@@ -78,7 +78,7 @@ public final class ControlServer: Sendable {
     public func run() async throws {
         let (accepted, continuation) = AsyncStream.makeStream(of: (Int, UnixSocketConnection).self)
         do {
-            try BlockingThread.start { [self] in acceptLoop(continuation) }
+            try BlockingThread.start(name: "control accept") { [self] in acceptLoop(continuation) }
         } catch {
             listener.close()
             throw error
@@ -155,7 +155,7 @@ public final class ControlServer: Sendable {
         let flow = ClientFlow(outstandingRequests: limits.outstandingRequests, idleTimeout: limits.idleTimeout)
         let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
         do {
-            try BlockingThread.start { [limits, logger] in
+            try BlockingThread.start(name: "control client") { [limits, logger] in
                 Self.readLoop(
                     connection, id: id, flow: flow, maximumLineLength: limits.lineBytes, logger: logger,
                     into: continuation)

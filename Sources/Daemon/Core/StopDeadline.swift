@@ -17,7 +17,7 @@ public final class StopDeadline: Sendable {
     ///   - onExpiry: What to do when it took longer; runs on the deadline's thread.
     /// - Throws: `Errno` when no thread could be started.
     public func arm(after duration: Duration, onExpiry: @escaping @Sendable () -> Void) throws(Errno) {
-        try BlockingThread.start { [self] in
+        try BlockingThread.start(name: "stop deadline") { [self] in
             ThreadSleep.sleep(for: duration)
             if !disarmed.load(ordering: .acquiring) { onExpiry() }
         }

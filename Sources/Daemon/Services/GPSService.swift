@@ -2,8 +2,9 @@ import Geodesy
 import GPSClient
 import SystemSupport
 
-/// The GPS client: every event of the fix source (gpsd through libgps, or the simulated
-/// receiver) to the core, on the source's schedule. gpsd missing or silent is retried every few
+/// The GPS client: a thread of its own on which the fix source (gpsd through libgps, or the
+/// simulated receiver) reads, and gives each event to the core there and then: one wake-up per
+/// fix and no allocation, no hop to another thread. gpsd missing or silent is retried every few
 /// seconds for as long as it lasts: one spell in the log, not a line per attempt.
 struct GPSService: Service {
     var name: String { "gps" }
@@ -13,30 +14,37 @@ struct GPSService: Service {
     let logger: Logger
 
     func run() async throws {
-        var faults = FaultSpell<ContinuousClock.Instant>(quietInterval: .zero)
-        for await event in source.events() {
-            switch event {
-            case .fix(let fix):
-                core.fix(fix)
-                if case .ended(let count) = faults.working(at: .now) { logger.notice("gps data again", ["faults": "\(count)"]) }
-            case .connected(let server):
-                core.gpsChanged(problem: nil)
-                var metadata = ["gps.server": "\(server)"]
-                if case .ended(let count) = faults.working(at: .now) { metadata["failures"] = "\(count)" }
-                logger.info("gps connected", metadata)
-            case .noData(let seconds):
-                switch faults.fault(at: .now) {
-                case .began: logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
-                case .continuing(let count): logger.warning("no data from gps", ["times": "\(count)"])
-                case .ended, nil: break
-                }
-            case .failure(let error):
-                core.gpsChanged(problem: "\(error)")
-                switch faults.fault(at: .now) {
-                case .began: logger.warning("gps problem", ["error": "\(error)"])
-                case .continuing(let count): logger.warning("gps problem", ["error": "\(error)", "failures": "\(count)"])
-                case .ended, nil: break
-                }
+        let stop = GPSStop()
+        try await BlockingThread.run(name: "gps", onCancel: { stop.stop() }) { [source, core, logger] in
+            var faults = FaultSpell<ContinuousClock.Instant>(quietInterval: .zero)
+            source.run(until: stop) { event in Self.handle(event, core: core, logger: logger, faults: &faults) }
+        }
+    }
+
+    private static func handle(
+        _ event: GPSEvent, core: DaemonCore<ScaledClock>, logger: Logger, faults: inout FaultSpell<ContinuousClock.Instant>
+    ) {
+        switch event {
+        case .fix(let fix):
+            core.fix(fix)
+            if case .ended(let count) = faults.working(at: .now) { logger.notice("gps data again", ["faults": "\(count)"]) }
+        case .connected(let server):
+            core.gpsChanged(problem: nil)
+            var metadata = ["gps.server": "\(server)"]
+            if case .ended(let count) = faults.working(at: .now) { metadata["failures"] = "\(count)" }
+            logger.info("gps connected", metadata)
+        case .noData(let seconds):
+            switch faults.fault(at: .now) {
+            case .began: logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
+            case .continuing(let count): logger.warning("no data from gps", ["times": "\(count)"])
+            case .ended, nil: break
+            }
+        case .failure(let error):
+            core.gpsChanged(problem: "\(error)")
+            switch faults.fault(at: .now) {
+            case .began: logger.warning("gps problem", ["error": "\(error)"])
+            case .continuing(let count): logger.warning("gps problem", ["error": "\(error)", "failures": "\(count)"])
+            case .ended, nil: break
             }
         }
     }

@@ -48,7 +48,7 @@ struct Sampling: Service {
 
     /// Runs the thread until the task is cancelled.
     func run() async throws {
-        try await BlockingThread.run(onCancel: { alarm.stop() }) { loop() }
+        try await BlockingThread.run(name: "sampling", onCancel: { alarm.stop() }) { loop() }
     }
 
     /// Samples until stopped: opens the IMU when it can, retrying while it cannot

@@ -23,7 +23,7 @@ public final class TrailService: Sendable {
     /// Runs the thread until the task is cancelled, carrying out each append with `perform`
     /// (which reports back to the core); one still waiting at the end is carried out first.
     public func run(_ perform: @escaping @Sendable (TrailLog.Append) -> Void) async throws {
-        try await BlockingThread.run(onCancel: { self.alarm.stop() }) {
+        try await BlockingThread.run(name: "trail", onCancel: { self.alarm.stop() }) {
             while true {
                 let stopped = self.alarm.isStopped
                 if let append = self.mailbox.withLock({ mailbox in defer { mailbox = nil }; return mailbox }) {

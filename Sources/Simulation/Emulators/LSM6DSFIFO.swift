@@ -53,7 +53,7 @@ struct LSM6DSFIFO {
     private var count: Int { words.count - head }
 
     /// Whether the registers ask for queueing.
-    private static func isQueueing(_ registers: STRegisterMap) -> Bool {
+    static func isQueueing(_ registers: STRegisterMap) -> Bool {
         let control5 = registers[Address.fifoCtrl5]
         return control5 & modeMask == continuousMode && control5 & rateMask != 0
             && registers[Address.fifoCtrl3] == bothUndecimated

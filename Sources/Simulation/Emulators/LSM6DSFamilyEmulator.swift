@@ -126,6 +126,9 @@ public class LSM6DSFamilyEmulator: STSensorEmulator {
         queueDataSet()
     }
 
+    /// Whether the FIFO is on and queueing both sensors.
+    public var isQueueing: Bool { fifo != nil && LSM6DSFIFO.isQueueing(registers) }
+
     /// Queues the newest samples once both sensors have one.
     private func queueDataSet() {
         guard fifo != nil, let acceleration = unqueuedAcceleration, let rate = unqueuedAngularRate else { return }
