@@ -225,7 +225,7 @@ public enum ControlRequest: Sendable, Hashable {
             guard range.contains(value) else {
                 throw ControlError(
                     .badArgument,
-                    "\(field) \(value) is outside [\(Self.text(range.lowerBound)), \(Self.text(range.upperBound))]")
+                    "\(field) \(value) is outside [\(JSONWriter.number(range.lowerBound)), \(JSONWriter.number(range.upperBound))]")
             }
             return value
         }
@@ -276,10 +276,6 @@ public enum ControlRequest: Sendable, Hashable {
             return value
         }
 
-        /// `-90.0` as `-90`, so messages read like the protocol's documentation.
-        private static func text(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-        }
     }
 }
 

@@ -62,7 +62,5 @@ public enum ConnectionError: Error, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func secondsText(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
+    private static func secondsText(_ seconds: Double) -> String { JSONWriter.number(seconds) }
 }

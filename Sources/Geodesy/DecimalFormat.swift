@@ -21,6 +21,16 @@ public enum DecimalFormat {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `value` with at most `maximumFractionDigits` digits after the point and no trailing
+    /// zeros: `5`, `2.5`, `0.3` (for people: seconds, metres in messages).
+    public static func short(_ value: Double, maximumFractionDigits: Int) -> String {
+        var text = fixed(value, fractionDigits: maximumFractionDigits)
+        guard value.isFinite, text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
     /// ``fixed(_:fractionDigits:)``'s text appended to `bytes` as UTF-8, without allocating
     /// once `bytes` has room: for lines written many times a minute (the breadcrumb trail).
     /// - Parameters:

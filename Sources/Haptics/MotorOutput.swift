@@ -23,3 +23,17 @@ public protocol MotorOutput: Sendable {
 extension HapticPlayer: MotorOutput {
     public nonisolated var faultDescription: String? { fault.map { "\($0)" } }
 }
+
+/// A motor that plays nothing and is never busy: for what runs the daemon's core without a
+/// motor (`waypoint-bench`, tests that look only at replies).
+public struct SilentMotor: MotorOutput {
+    /// A motor that plays nothing.
+    public init() {}
+    public func deliver(cue: HapticCue?) {}
+    public func deliver(pattern: HapticPattern) {}
+    public func silence() {}
+    public var duty: Double { 0 }
+    public var pattern: HapticPattern? { nil }
+    public var faultDescription: String? { nil }
+    public var isPlayingPattern: Bool { false }
+}

@@ -157,14 +157,3 @@ enum RouteBench {
         Benchmark.report("trail.export.peak_rss_increase", Double((Benchmark.peakResidentKilobytes() ?? 0) - before), "kB")
     }
 }
-
-/// A motor that plays nothing: the export bench needs the executor, not the player.
-private struct SilentMotor: MotorOutput {
-    func deliver(cue: HapticCue?) {}
-    func deliver(pattern: HapticPattern) {}
-    func silence() {}
-    var duty: Double { 0 }
-    var pattern: HapticPattern? { nil }
-    var faultDescription: String? { nil }
-    var isPlayingPattern: Bool { false }
-}

@@ -102,7 +102,7 @@ extension Presentation {
 
     /// `5 s`, `2.5 s`.
     static func seconds(_ value: Double) -> String {
-        DecimalFormat.fixed(value, fractionDigits: value == value.rounded() ? 0 : 1) + " s"
+        DecimalFormat.short(value, maximumFractionDigits: 1) + " s"
     }
 
     /// A place as its name and position, or the position alone: `Eiffel Tower, 48°51'30.2"N 2°17'40.2"E`.

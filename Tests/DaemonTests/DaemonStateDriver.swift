@@ -57,7 +57,7 @@ extension DaemonState {
         let reply: Result<Reply, ControlError>
         switch outcome.reply {
         case .success(let answer):
-            reply = .success(extract(DaemonReplies.reply(answer, state: self, at: seconds, motor: QuietMotor())))
+            reply = .success(extract(DaemonReplies.reply(answer, state: self, at: seconds, motor: SilentMotor())))
         case .failure(let refusal):
             reply = .failure(ControlError(refusal))
         }
@@ -99,15 +99,4 @@ extension DaemonState {
 
     /// The `CALIBRATION` reply without a note.
     func calibrationReport() -> CalibrationReport { DaemonReplies.calibration(of: self, note: nil) }
-}
-
-/// A motor that is never playing: the replies' motor readings as a still motor gives them.
-struct QuietMotor: MotorOutput {
-    func deliver(cue: HapticCue?) {}
-    func deliver(pattern: HapticPattern) {}
-    func silence() {}
-    var duty: Double { 0 }
-    var pattern: HapticPattern? { nil }
-    var faultDescription: String? { nil }
-    var isPlayingPattern: Bool { false }
 }

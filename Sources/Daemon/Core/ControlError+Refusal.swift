@@ -36,7 +36,7 @@ extension ControlError {
         case .placesFull:
             self.init(.refused, "\(PlaceBook.maximumPlaces) places are kept already; remove one first")
         case .noFixToMark(let seconds):
-            let span = DecimalFormat.fixed(seconds, fractionDigits: seconds == seconds.rounded() ? 0 : 1)
+            let span = DecimalFormat.short(seconds, maximumFractionDigits: 1)
             self.init(.refused, "no fix with a position in the last \(span) s; mark needs to know where you are")
         case .noTrailKept:
             self.init(.refused, "this daemon keeps no trail")

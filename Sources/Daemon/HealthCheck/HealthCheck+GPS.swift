@@ -78,10 +78,7 @@ extension HealthCheck {
 
 extension HealthCheck {
     /// `10` or `0.3`: whole seconds without a fraction.
-    static func format(seconds: Double) -> String {
-        let tenths = (seconds * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
-    }
+    static func format(seconds: Double) -> String { DecimalFormat.short(seconds, maximumFractionDigits: 1) }
 }
 
 /// Set once gpsd has accepted the connection; read by the timeout.
