@@ -13,8 +13,11 @@ struct SimulatedGPSSource: GPSFixSource {
 
     func run(until stop: GPSStop, deliver: (GPSEvent) -> Void) {
         deliver(.connected(Self.address))
+        var fixes: [Fix] = []
+        fixes.reserveCapacity(SimulatedWorld.maximumPendingFixes)
         while !stop.isStopped {
-            let next = world.takeFixes { deliver(.fix($0)) }
+            let next = world.takeFixes(into: &fixes)
+            for fix in fixes { deliver(.fix(fix)) }
             stop.sleep(for: world.clock.realDuration(of: world.clock.now.duration(to: next)))
         }
     }

@@ -142,14 +142,15 @@ public final class SimulatedWorld: Sendable {
     /// Fixes kept for the receiver's thread at most: a minute's, should it fall behind.
     static let maximumPendingFixes = 64
 
-    /// Hands each fix made by now to `deliver`, oldest first (more than one after a long wait),
-    /// and says when the next is due on the world's clock. `deliver` runs with the world's lock
-    /// held (the fixes are read in place, not copied), so it must not look at the world.
-    func takeFixes(_ deliver: (Fix) -> Void) -> ScaledClock.Instant {
-        state.withLock { state in
+    /// The fixes made by now, oldest first (more than one after a long wait), swapped into
+    /// `fixes` (emptied first), and when the next is due on the world's clock. The caller keeps
+    /// `fixes` with room for ``maximumPendingFixes`` and hands them on after the world's lock is
+    /// released (handing them on may tell the world of a new destination): nothing allocates.
+    func takeFixes(into fixes: inout [Fix]) -> ScaledClock.Instant {
+        fixes.removeAll(keepingCapacity: true)
+        return state.withLock { state in
             advance(&state)
-            for fix in state.pendingFixes { deliver(fix) }
-            state.pendingFixes.removeAll(keepingCapacity: true)
+            swap(&fixes, &state.pendingFixes)
             return ScaledClock.Instant(offset: .seconds(Double(state.nextFixStep) / settings.stepHertz))
         }
     }
