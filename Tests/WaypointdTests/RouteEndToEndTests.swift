@@ -47,6 +47,7 @@ struct RouteEndToEndTests {
         var waypoints: [Int] = []
         var patterns: [String] = []
         var restarted: ChildProcess?
+        var reachedThird: ContinuousClock.Instant?
         defer { restarted?.terminate() }
         let deadline = ContinuousClock.now + .seconds(240)
         var finished = false
@@ -59,7 +60,14 @@ struct RouteEndToEndTests {
             if pattern == nil, patterns.last != "-" { patterns.append("-") }
             finished = route?["finished"] as? Bool == true && status["state"] as? String == "arrived"
             if waypoints.last == 3, restarted == nil {
-                // Half-way: stop the daemon and start it again on the same state.
+                // Half-way: stop the daemon and start it again on the same state, once the
+                // pattern of reaching the second waypoint has been seen (the status that first
+                // shows waypoint 3 may come just before the motor starts it).
+                reachedThird = reachedThird ?? ContinuousClock.now
+                if patterns.filter({ $0 == "waypoint-reached" }).count < 2, ContinuousClock.now - reachedThird! < .seconds(2) {
+                    try await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
                 #expect(daemon.stop() == 0)
                 let (process, newClient) = try await daemon.restart()
                 restarted = process
