@@ -26,6 +26,16 @@ public enum WaypointDaemon {
         let lock: PWMChannelLock
     }
 
+    /// What the daemon opens before anything runs, in this order, each failing fast.
+    private struct Opened {
+        let motor: Motor
+        let store: StateStore
+        let recorder: Recorder?
+        let listener: UnixSocketListener
+        let socketPath: String
+        let script: SimulationScript?
+    }
+
     /// Runs until a signal; returns the exit status (sysexits codes for startup failures).
     public static func run(_ options: DaemonOptions, configuration: Configuration) async -> ExitStatus {
         let level = options.logLevel ?? Logger.Level(name: configuration.logLevel.rawValue) ?? .info
@@ -33,57 +43,17 @@ public enum WaypointDaemon {
         SignalStream.ignoreQuietly()
         let signals = SignalStream.make(SignalStream.stopping + SignalStream.ignored)
         let notifier = SystemdNotifier()
-        let clock = ScaledClock(speed: options.simulationSpeed)
-
-        let script: SimulationScript?
-        switch loadScript(options.simulationEventsPath, logger: logger) {
-        case .success(let loaded): script = loaded
-        case .failure(let status): return status.status
-        }
-        // The motor first: whatever happens next, it is known to be off.
-        let sysfsRoot = options.sysfsRoot ?? "/"
-        guard let motor = openMotor(sysfsRoot: sysfsRoot, configuration: configuration, logger: logger) else {
-            return .unavailable
+        let opened: Opened
+        switch open(options, configuration: configuration, notifier: notifier, logger: logger) {
+        case .success(let parts): opened = parts
+        case .failure(let failure): return failure.status
         }
         // The motor has one owner (PWMChannelLock): held until the process ends.
-        defer { withExtendedLifetime(motor.lock) {} }
-        func shutDownMotor() { try? motor.channel.shutDown() }
+        defer { withExtendedLifetime(opened.motor.lock) {} }
 
-        let store: StateStore
-        do throws(StateStoreError) {
-            store = try StateStore(directory: options.stateDirectory ?? configuration.stateDirectory)
-        } catch {
-            logger.error("cannot use the state directory", ["error": "\(error)"])
-            shutDownMotor()
-            return .cannotCreate
-        }
-        var recorder: Recorder?
-        if let path = options.recordPath {
-            do throws(Errno) {
-                recorder = try Recorder(path: path)
-            } catch {
-                logger.error("cannot create the recording", ["path": path, "error": "\(error)"])
-                shutDownMotor()
-                return .cannotCreate
-            }
-        }
-        let socketPath = options.socketPath ?? configuration.socketPath
-        let listener: UnixSocketListener
-        do throws(UnixSocketError) {
-            listener = try bindControlSocket(socketPath, notifier: notifier)
-        } catch {
-            logger.error("cannot open the control socket", ["socket": socketPath, "error": "\(error)"])
-            shutDownMotor()
-            return .unavailable
-        }
-
-        var worldSettings = SimulatedWorld.Settings()
-        worldSettings.startUTCSeconds = Int64(time(nil))
-        // The configured board when it names one (so a board without a gyroscope can be tried).
-        if case .preset(let preset) = configuration.imu { worldSettings.board = preset }
-        let world = options.simulate ? SimulatedWorld(settings: worldSettings, script: script, clock: clock, logger: logger) : nil
-
-        let player = HapticPlayer(channel: motor.channel, settings: configuration.motorSettings, clock: ContinuousClock()) {
+        let clock = ScaledClock(speed: options.simulationSpeed)
+        let world = options.simulate ? simulatedWorld(opened.script, configuration: configuration, clock: clock, logger: logger) : nil
+        let player = HapticPlayer(channel: opened.motor.channel, settings: configuration.motorSettings, clock: ContinuousClock()) {
             fault in
             // Once per spell: the player reports a fault when it starts and nil when it ends.
             if let fault {
@@ -93,19 +63,12 @@ public enum WaypointDaemon {
             }
         }
         let alarm = ThreadAlarm(clock: clock)
-        let trailFiles = TrailFiles(directory: store.directory)
+        let trailFiles = TrailFiles(directory: opened.store.directory)
         let trailService = TrailService()
-        let (saved, report) = store.load()
-        for line in report.entries { logger.warning("state file set aside", ["file": "\(line)"]) }
         let core = DaemonCore(
-            state: DaemonState(
-                pipeline: configuration.navigationPipeline(calibration: nil), saved: saved,
-                // A simulated board is calibrated by construction (no hard iron is simulated).
-                builtInCalibration: world != nil ? .identity : nil,
-                trail: TrailLog(currentFileBytes: trailFiles.currentFileBytes),
-                startProblems: report.entries.filter(\.isProblem).map(\.description)),
-            clock: clock, wallClock: { Int64(time(nil)) }, motor: player, store: store, trailFiles: trailFiles,
-            trailQueue: trailService, logger: logger, recorder: recorder,
+            state: loadState(opened.store, configuration: configuration, trailFiles: trailFiles, simulated: world != nil, logger: logger),
+            clock: clock, wallClock: { Int64(time(nil)) }, motor: player, store: opened.store, trailFiles: trailFiles,
+            trailQueue: trailService, logger: logger, recorder: opened.recorder,
             hooks: DaemonCore.Hooks(
                 destinationChanged: { destination in
                     world?.setDestination(destination)
@@ -118,7 +81,7 @@ public enum WaypointDaemon {
                 }))
         core.start()
 
-        let server = ControlServer(listener: listener, handler: core, logger: logger)
+        let server = ControlServer(listener: opened.listener, handler: core, logger: logger)
         let watchdog = notifier.watchdogInterval.map { interval in
             (interval: interval, pet: { @Sendable in notifier.watchdog() })
         }
@@ -136,7 +99,7 @@ public enum WaypointDaemon {
                 core: core, logger: logger),
         ]
         notifier.ready(status: world != nil ? "guiding on a simulated board" : "ready")
-        var started = ["socket": socketPath, "simulate": "\(options.simulate)", "sysfs": sysfsRoot]
+        var started = ["socket": opened.socketPath, "simulate": "\(options.simulate)", "sysfs": options.sysfsRoot ?? "/"]
         if world != nil { started["speed"] = "\(options.simulationSpeed)" }
         logger.notice("started", started)
 
@@ -146,23 +109,98 @@ public enum WaypointDaemon {
             notifier.stopping()
             // Off first: whatever the sensors still deliver while they stop is not played.
             core.stopMotor()
-            do throws(Errno) {
-                try deadline.arm(after: stopDeadline) {
-                    logger.log(.critical, "not stopped after \(stopDeadline); switching the motor off and exiting")
-                    do throws(PWMError) {
-                        try motor.channel.shutDown()
-                    } catch {
-                        logger.log(.critical, "the motor may still run", ["error": "\(error)"])
-                    }
-                    _exit(ExitStatus.software.rawValue)
-                }
-            } catch {
-                logger.warning("no thread for the stop deadline; stopping without one", ["error": "\(error)"])
-            }
+            arm(deadline, motor: opened.motor, logger: logger)
         }
         core.stop()
         deadline.disarm()
         return .success
+    }
+
+    /// Opens the motor (first: whatever happens next, it is known to be off), the state
+    /// directory, the recording and the control socket, and reads the simulation's script; on a
+    /// failure, logs it, switches the motor off and says how to exit.
+    private static func open(
+        _ options: DaemonOptions, configuration: Configuration, notifier: SystemdNotifier, logger: Logger
+    ) -> Result<Opened, StartFailure> {
+        let script: SimulationScript?
+        switch loadScript(options.simulationEventsPath, logger: logger) {
+        case .success(let loaded): script = loaded
+        case .failure(let failure): return .failure(failure)
+        }
+        guard let motor = openMotor(sysfsRoot: options.sysfsRoot ?? "/", configuration: configuration, logger: logger) else {
+            return .failure(StartFailure(status: .unavailable))
+        }
+        func fail(_ status: ExitStatus) -> Result<Opened, StartFailure> {
+            try? motor.channel.shutDown()
+            return .failure(StartFailure(status: status))
+        }
+        let store: StateStore
+        do throws(StateStoreError) {
+            store = try StateStore(directory: options.stateDirectory ?? configuration.stateDirectory)
+        } catch {
+            logger.error("cannot use the state directory", ["error": "\(error)"])
+            return fail(.cannotCreate)
+        }
+        var recorder: Recorder?
+        if let path = options.recordPath {
+            do throws(Errno) {
+                recorder = try Recorder(path: path)
+            } catch {
+                logger.error("cannot create the recording", ["path": path, "error": "\(error)"])
+                return fail(.cannotCreate)
+            }
+        }
+        let socketPath = options.socketPath ?? configuration.socketPath
+        do throws(UnixSocketError) {
+            let listener = try bindControlSocket(socketPath, notifier: notifier)
+            return .success(
+                Opened(motor: motor, store: store, recorder: recorder, listener: listener, socketPath: socketPath, script: script))
+        } catch {
+            logger.error("cannot open the control socket", ["socket": socketPath, "error": "\(error)"])
+            return fail(.unavailable)
+        }
+    }
+
+    /// The state as saved, each damaged file logged; the trail sized to what `trail.log` holds.
+    private static func loadState(
+        _ store: StateStore, configuration: Configuration, trailFiles: TrailFiles, simulated: Bool, logger: Logger
+    ) -> DaemonState {
+        let (saved, report) = store.load()
+        for line in report.entries { logger.warning("state file set aside", ["file": "\(line)"]) }
+        return DaemonState(
+            pipeline: configuration.navigationPipeline(calibration: nil), saved: saved,
+            // A simulated board is calibrated by construction (no hard iron is simulated).
+            builtInCalibration: simulated ? .identity : nil, trail: TrailLog(currentFileBytes: trailFiles.currentFileBytes),
+            startProblems: report.entries.filter(\.isProblem).map(\.description))
+    }
+
+    /// The world of `--simulate`: starting now (so the trail's times and the clock agree), on
+    /// the configured board when the configuration names one (a board without a gyroscope can
+    /// be tried).
+    private static func simulatedWorld(
+        _ script: SimulationScript?, configuration: Configuration, clock: ScaledClock, logger: Logger
+    ) -> SimulatedWorld {
+        var settings = SimulatedWorld.Settings()
+        settings.startUTCSeconds = Int64(time(nil))
+        if case .preset(let preset) = configuration.imu { settings.board = preset }
+        return SimulatedWorld(settings: settings, script: script, clock: clock, logger: logger)
+    }
+
+    /// Arms the stop deadline: stopping that takes longer switches the motor off and exits 70.
+    private static func arm(_ deadline: StopDeadline, motor: Motor, logger: Logger) {
+        do throws(Errno) {
+            try deadline.arm(after: stopDeadline) {
+                logger.log(.critical, "not stopped after \(stopDeadline); switching the motor off and exiting")
+                do throws(PWMError) {
+                    try motor.channel.shutDown()
+                } catch {
+                    logger.log(.critical, "the motor may still run", ["error": "\(error)"])
+                }
+                _exit(ExitStatus.software.rawValue)
+            }
+        } catch {
+            logger.warning("no thread for the stop deadline; stopping without one", ["error": "\(error)"])
+        }
     }
 
     /// Waits for SIGTERM or SIGINT. Each ignored signal is logged the first time only: a flood of
