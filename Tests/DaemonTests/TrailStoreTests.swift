@@ -173,7 +173,7 @@ final class TrailHarness {
     }
 
     private func perform(_ append: TrailLog.Append) {
-        let (written, _) = files.append(append)
+        let (written, _) = files.append(append) { log.appendLines(append, to: &$0) }
         log.written(append, written)
     }
 

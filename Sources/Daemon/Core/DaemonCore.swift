@@ -153,15 +153,14 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         if currentState.exchange(code, ordering: .relaxed) != code { stateChanges.yield(state) }
     }
 
-    /// The states by their index in `allCases`, the code kept in `currentState`.
-    private static var allStates: [Navigator.State] { Navigator.State.allCases }
+    /// The code kept in `currentState`: the state's index in `allCases`.
     private static func code(of state: Navigator.State) -> UInt8 {
         // Every state is among `allCases`.
-        UInt8(Navigator.State.allCases.firstIndex(of: state)!)
+        UInt8(Navigator.State.all.firstIndex(of: state)!)
     }
 
     /// The navigator's state after the latest event; any thread, no lock.
-    public var state: Navigator.State { Self.allStates[Int(currentState.load(ordering: .relaxed))] }
+    public var state: Navigator.State { Navigator.State.all[Int(currentState.load(ordering: .relaxed))] }
 
     /// Whether the heading matters now: a destination is set, or a calibration is collecting
     /// samples. When it does not, the sampling thread slows down.
@@ -219,7 +218,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// state what came of it.
     public func appendTrail(_ append: TrailLog.Append) {
         guard let trailFiles else { return }
-        let (written, error) = trailFiles.append(append)
+        let (written, error) = trailFiles.append(append) { bytes in core.withLock { $0.trail.appendLines(append, to: &bytes) } }
         core.withLock { $0.trailWritten(append, written) }
         noteTrail(error)
     }
@@ -321,4 +320,10 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         case .error: logger.error(message, metadata)
         }
     }
+}
+
+extension Navigator.State {
+    /// `allCases`, made once: the executor turns states into codes on every sample, and a
+    /// generic type cannot keep a static of its own.
+    fileprivate static let all = allCases
 }

@@ -50,9 +50,10 @@ public final class TrailFiles: Sendable {
         (try? fileSystem.contents(ofRegularFile: currentPath, maximumBytes: readLimit, followingLinks: false))?.count ?? 0
     }
 
-    /// Carries out an append: the rotation first when asked, then the lines and an `fsync`.
+    /// Carries out an append: the rotation first when asked, then the lines `lines` writes into
+    /// the buffer (the trail's, read where it is kept), and an `fsync`.
     /// - Returns: What was done, and the error that stopped it, if one did.
-    public func append(_ append: TrailLog.Append) -> (TrailLog.Written, Errno?) {
+    public func append(_ append: TrailLog.Append, lines: (inout [UInt8]) -> Void) -> (TrailLog.Written, Errno?) {
         state.withLock { state in
             guard append.generation >= state.clearedGeneration else {
                 return (TrailLog.Written(rotated: false, bytes: 0, appended: false), nil)
@@ -67,7 +68,7 @@ public final class TrailFiles: Sendable {
                 }
             }
             state.buffer.removeAll(keepingCapacity: true)
-            for point in append.points { point.appendLine(to: &state.buffer) }
+            lines(&state.buffer)
             do throws(Errno) {
                 let descriptor = try fileSystem.open(
                     currentPath, .writeOnly, options: [.create, .append, .noFollow],

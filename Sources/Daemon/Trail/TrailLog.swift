@@ -29,10 +29,11 @@ public struct TrailLog: Sendable {
     }
 
     /// An append for ``TrailFiles`` to carry out: set the current file aside first when asked,
-    /// then append the points' lines and `fsync`.
+    /// then append the lines of the oldest `count` waiting points (``appendLines(_:to:)``, read
+    /// from the core as they are written, so no array is shared or copied) and `fsync`.
     public struct Append: Sendable, Equatable {
-        /// The points, oldest first.
-        public var points: [TrailPoint]
+        /// How many of the waiting points, the oldest.
+        public var count: Int
         /// The trail's generation when the append was asked for: an append asked for before a
         /// `track clear` is dropped.
         public var generation: Int
@@ -144,7 +145,7 @@ public struct TrailLog: Sendable {
         guard appending == 0, !waiting.isEmpty else { return nil }
         if let seconds { lastFlushSeconds = seconds }
         appending = waiting.count
-        return Append(points: waiting, generation: generation, rotatesFirst: currentFileBytes > limits.fileBytes)
+        return Append(count: waiting.count, generation: generation, rotatesFirst: currentFileBytes > limits.fileBytes)
     }
 
     /// What came of an append: the points written leave memory; after a failure they wait for
@@ -159,7 +160,14 @@ public struct TrailLog: Sendable {
         guard outcome.appended else { return }
         appendCount += 1
         currentFileBytes += outcome.bytes
-        waiting.removeFirst(min(append.points.count, waiting.count))
+        waiting.removeFirst(min(append.count, waiting.count))
+    }
+
+    /// The lines of an append's points, appended to `bytes`: nothing allocates once `bytes` has
+    /// room for them.
+    public func appendLines(_ append: Append, to bytes: inout [UInt8]) {
+        guard append.generation == generation else { return }
+        for point in waiting.prefix(append.count) { point.appendLine(to: &bytes) }
     }
 
     /// Forgets the whole trail (`track clear`).
