@@ -66,6 +66,9 @@ struct DaemonSimulationTests {
         #expect(silentWhileFacingAway, "the motor was not silent while facing away")
         #expect(tree.value("pwmchip0/pwm0/period") == "40000")
 
+        // Replay prints a state per IMU sample: let the sampling thread take one after the fix
+        // that arrived (the fix comes on the GPS thread, the next burst within 0.1 s).
+        try await Task.sleep(for: .milliseconds(500))
         kill(daemon.processID, SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.errors.map(\.text).suffix(300).joined(separator: "\n"))")
         #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "0")
