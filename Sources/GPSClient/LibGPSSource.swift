@@ -1,4 +1,3 @@
-import Synchronization
 import SystemSupport
 
 /// Fixes from gpsd through libgps: connects, asks for reports, reads them on the thread it runs

@@ -28,7 +28,7 @@ public enum DecimalFormat {
         guard value.isFinite, text.contains(".") else { return text }
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+        return text
     }
 
     /// ``fixed(_:fractionDigits:)``'s text appended to `bytes` as UTF-8, without allocating

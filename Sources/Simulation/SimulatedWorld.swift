@@ -119,24 +119,24 @@ public final class SimulatedWorld: Sendable {
     /// A calibration started or ended: the walker tumbles the device meanwhile.
     public func setCalibrating(_ calibrating: Bool) { state.withLock { $0.walker.isCalibrating = calibrating } }
 
-    /// Where the walker is now (for tests).
-    public var walkerPosition: Coordinate { state.withLock { advance(&$0); return $0.walker.position } }
-
     // MARK: - For the seams
 
     /// One transfer on the board's bus, with the world advanced to now first. A stall the script
     /// set off holds the calling thread (the sampling thread) for its length first, as a stuck
     /// bus would.
     func transfer<Result>(_ body: () throws(I2CError) -> Result) throws(I2CError) -> Result {
-        let stall = state.withLock { state in
-            defer { state.pendingStallSeconds = 0 }
-            return state.pendingStallSeconds
-        }
-        if stall > 0 { ThreadSleep.sleep(for: clock.realDuration(of: .seconds(stall))) }
-        return try state.withLock { state throws(I2CError) in
+        // One lock per transfer: the stall is taken (and slept outside the lock) only when set.
+        let outcome: (result: Result?, stallSeconds: Double) = try state.withLock { state throws(I2CError) in
+            guard state.pendingStallSeconds == 0 else {
+                defer { state.pendingStallSeconds = 0 }
+                return (nil, state.pendingStallSeconds)
+            }
             advance(&state)
-            return try body()
+            return (try body(), 0)
         }
+        if let result = outcome.result { return result }
+        ThreadSleep.sleep(for: clock.realDuration(of: .seconds(outcome.stallSeconds)))
+        return try transfer(body)
     }
 
     /// Fixes kept for the receiver's thread at most: a minute's, should it fall behind.

@@ -129,6 +129,23 @@ struct TrailStoreTests {
         #expect(throws: TrailLog.PageError.rotated) { try store.page(from: first.next, limit: 10) }
     }
 
+    @Test("appends that keep failing (a full card, or no trail files at all) keep at most twice a flush's points waiting, the newest")
+    func boundedWhileFailing() {
+        var thinning = TrailThinner.Settings()
+        thinning.spacingMeters = 0
+        var log = TrailLog(thinning: thinning)
+        var appends = 0
+        for second in 0..<30_000 {
+            if let append = log.take(Self.fix(north: Double(second % 1000), second: second), at: Double(second)) {
+                appends += 1
+                log.written(append, TrailLog.Written(rotated: false, bytes: 0, appended: false))
+            }
+        }
+        #expect(appends > 20, "an append asked for every minute or 1000 points: \(appends)")
+        #expect(log.waiting.count <= 2 * log.limits.bufferedPoints, "\(log.waiting.count) waiting")
+        #expect(log.waiting.last?.utcSeconds == Double(Self.epoch + 29_999), "the newest point is kept")
+    }
+
     @Test("since and until select by the fixes' time; clear forgets everything")
     func selectAndClear() throws {
         let directory = try Self.directory()

@@ -139,12 +139,15 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     }
 
     private func deliver(_ actions: Navigator.Actions) {
-        guard !actions.isEmpty, !isMotorStopped.load(ordering: .relaxed) else { return }
-        for action in actions {
-            switch action {
-            case .cue(let cue): motor.deliver(cue: cue)
-            case .play(let pattern): motor.deliver(pattern: pattern)
-            }
+        for action in actions { deliver(action) }
+    }
+
+    /// The one way a cue or a pattern reaches the motor: none does once a stop has begun.
+    private func deliver(_ action: Navigator.Action) {
+        guard !isMotorStopped.load(ordering: .relaxed) else { return }
+        switch action {
+        case .cue(let cue): motor.deliver(cue: cue)
+        case .play(let pattern): motor.deliver(pattern: pattern)
         }
     }
 
@@ -217,7 +220,12 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// Carries out an append on the calling thread (the trail's own, or at stop) and tells the
     /// state what came of it.
     public func appendTrail(_ append: TrailLog.Append) {
-        guard let trailFiles else { return }
+        guard let trailFiles else {
+            // No files to append to: the points stay waiting, as after a failed append, within
+            // the trail's bound.
+            core.withLock { $0.trailWritten(append, TrailLog.Written(rotated: false, bytes: 0, appended: false)) }
+            return
+        }
         let (written, error) = trailFiles.append(append) { bytes in core.withLock { $0.trail.appendLines(append, to: &bytes) } }
         core.withLock { $0.trailWritten(append, written) }
         noteTrail(error)
@@ -245,31 +253,31 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     public func handle(_ request: ControlRequest) async -> ControlReply {
         // A question changes nothing and saves nothing: it need not wait behind another
         // request's saves (a watch asks up to ten times a second).
-        guard !DaemonState.isQuestion(request) else { return answer(request) }
+        guard !DaemonState.isQuestion(request) else { return transition(request).reply }
         return requests.withLock { _ in
-            var context = DaemonState.RequestContext(seconds: now, utcSeconds: wallClock(), isPatternPlaying: motor.isPlayingPattern)
-            context.storedTrail = trailFiles.map { DaemonState.readsTrail(request) ? $0.contents() : [] }
-            let (outcome, snapshot) = core.withLock { core in (core.handle(request, context), core) }
+            let (outcome, snapshot, reply) = transition(request)
             if let failure = perform(outcome.effects, done: outcome.done, persistent: snapshot.persistent) {
                 return .error(failure)
             }
-            return reply(outcome, snapshot, at: context.seconds)
+            return reply
         }
     }
 
-    /// A question: the state's answer under the lock, the reply built from a copy outside it.
-    private func answer(_ request: ControlRequest) -> ControlReply {
-        var context = DaemonState.RequestContext(seconds: now)
-        context.storedTrail = trailFiles.map { DaemonState.readsTrail(request) ? $0.contents() : [] }
+    /// The state's transition and a copy of the state under one lock; the reply built from the
+    /// copy outside it.
+    private func transition(_ request: ControlRequest) -> (
+        outcome: DaemonState.Outcome, snapshot: DaemonState, reply: ControlReply
+    ) {
+        let context = DaemonState.RequestContext(
+            seconds: now, utcSeconds: wallClock(), isPatternPlaying: motor.isPlayingPattern,
+            storedTrail: trailFiles.map { DaemonState.readsTrail(request) ? $0.contents() : [] })
         let (outcome, snapshot) = core.withLock { core in (core.handle(request, context), core) }
-        return reply(outcome, snapshot, at: context.seconds)
-    }
-
-    private func reply(_ outcome: DaemonState.Outcome, _ snapshot: DaemonState, at seconds: Double) -> ControlReply {
-        switch outcome.reply {
-        case .success(let answer): DaemonReplies.reply(answer, state: snapshot, at: seconds, motor: motor)
-        case .failure(let refusal): .error(ControlError(refusal))
-        }
+        let reply: ControlReply =
+            switch outcome.reply {
+            case .success(let answer): DaemonReplies.reply(answer, state: snapshot, at: context.seconds, motor: motor)
+            case .failure(let refusal): .error(ControlError(refusal))
+            }
+        return (outcome, snapshot, reply)
     }
 
     /// Carries out effects in order.
@@ -283,8 +291,8 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         var saved = persistent
         for effect in effects {
             switch effect {
-            case .cue(let cue): if !isMotorStopped.load(ordering: .relaxed) { motor.deliver(cue: cue) }
-            case .play(let pattern): if !isMotorStopped.load(ordering: .relaxed) { motor.deliver(pattern: pattern) }
+            case .cue(let cue): deliver(.cue(cue))
+            case .play(let pattern): deliver(.play(pattern))
             case .silence: motor.silence()
             case .destinationChanged(let coordinate): hooks.destinationChanged(coordinate)
             case .calibratingChanged(let calibrating): hooks.calibratingChanged(calibrating)

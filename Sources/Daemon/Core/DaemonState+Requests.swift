@@ -71,7 +71,7 @@ extension DaemonState {
         case .route(let action): return route(action, at: seconds)
         case .place(.list): return .answer(.places)
         case .place(let action): return place(action, at: seconds)
-        case .track(let action): return track(action, storedTrail: context.storedTrail, at: seconds)
+        case .track(let action): return track(action, storedTrail: context.storedTrail)
         case .back(let minutes): return back(minutes: minutes, storedTrail: context.storedTrail, at: seconds)
         case .watch: return .answer(.ok)
         }

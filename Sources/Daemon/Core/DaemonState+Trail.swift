@@ -17,7 +17,7 @@ extension DaemonState {
     /// `track`: a page of the trail, or the trail forgotten.
     ///
     /// - Parameter storedTrail: The files' bytes; nil when this daemon keeps no trail files.
-    mutating func track(_ action: TrackAction, storedTrail: [UInt8]?, at seconds: Double) -> Outcome {
+    mutating func track(_ action: TrackAction, storedTrail: [UInt8]?) -> Outcome {
         guard let storedTrail else { return .refused(.noTrailKept) }
         switch action {
         case .clear:

@@ -67,7 +67,8 @@ public struct TrailPoint: Sendable, Hashable {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// The longest line a point can have, bytes: room enough for an append's buffer.
+    /// Room kept for a point's line in an append's buffer, bytes: a line is about 55 bytes, and
+    /// one with outlandish figures (a 10^15 m elevation) only grows the buffer.
     static let maximumLineBytes = 128
 
     /// Reads a line (without its newline); nil for one that is not a point (a line cut short by
