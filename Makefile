@@ -62,11 +62,11 @@ test: build
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip '$(END_TO_END)'
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) scripts/test-end-to-end.sh $(TEST_BUNDLE)
 
-## soak: the long runs on the release build: the mixed-load soak for SOAK_SECONDS (1800) and
+## soak: the long runs on the release build (linked as it ships): the mixed-load soak for SOAK_SECONDS (1800) and
 ## the 2 000 000-request pipelined flood
 SOAK_SECONDS ?= 1800
 soak: build
-	$(SWIFT) build -c release --product waypointd
+	$(SWIFT) build -c release --static-swift-stdlib --product waypointd
 	$(SWIFT) build --build-tests
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(RELEASE_BIN) WAYPOINT_SOAK_SECONDS=$(SOAK_SECONDS) WAYPOINT_FLOOD_REQUESTS=2000000 \
 		$(SWIFT) test --skip-build --no-parallel --filter 'SoakTests|ClientBoundsTests'

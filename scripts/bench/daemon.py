@@ -57,9 +57,14 @@ SETTLE_IDLE_SECONDS = 3
 WATCHDOG_USEC = 5_000_000  # WatchdogSec=5s in systemd/waypointd.service
 
 # Acceptance (issue 9), checked here and reported, not asserted in timed tests.
-BUDGET_PEAK_RSS_KB = 12 * 1024
+BUDGET_PEAK_RSS_KB = 11 * 1024  # issue 31: 12 → 11 MB (the release link, Package.swift)
 BUDGET_CPU_PERCENT_GUIDING = 0.5
-BUDGET_WAKEUPS_IDLE = 2.0
+# Idle, what the design needs: a fix a second on the GPS thread (gpsd reports once a second; since
+# issue 31 the simulated receiver takes that path too, where before its fixes rode the sampling
+# thread's wake-ups and so were not counted), libdispatch's workqueue monitor once a second, and
+# the sampling thread three times per watchdog interval (0.6/s at WatchdogSec=5): 2.6, and a
+# little for the rest. It was 2.0 while the simulation took the shortcut.
+BUDGET_WAKEUPS_IDLE = 2.8
 BUDGET_ALLOCATIONS_PER_SAMPLE = 0.0
 BUDGET_READY_MS = 300.0
 BUDGET_FIRST_WRITE_MS = 50.0

@@ -104,20 +104,20 @@ struct Sampling: Service {
                 core.tick()
             }
             let now = clock.now
-            if let watchdog, let petInterval, now >= nextPet {
-                watchdog.pet()
-                nextPet = now.advanced(by: petInterval)
-            }
             let period =
                 reader == nil ? idleInterval
                 : burstRateHertz != nil ? Self.burstInterval : needsHeading ? readInterval : idleInterval
+            // Petted now if the next wake-up may come after the pet is due, so it never takes a
+            // wake-up of its own (waking for it a moment after a sample doubled the idle wake-ups).
+            // The period never exceeds the pet interval, so the pets stay at most that far apart.
+            if let watchdog, let petInterval, now.advanced(by: period) >= nextPet {
+                watchdog.pet()
+                nextPet = now.advanced(by: petInterval)
+            }
             deadline = deadline.advanced(by: period)
             // Behind (the machine was suspended, or the pace just slowed): start afresh from now.
             if deadline < now || deadline > now.advanced(by: period) { deadline = now.advanced(by: period) }
             if reader == nil { deadline = min(deadline, max(acquisition.nextAttempt, now)) }
-            // Woken for the pet itself, not the wake-up after it: a wake a millisecond before
-            // it is due would otherwise put the pet off by a whole period.
-            if watchdog != nil { deadline = min(deadline, nextPet) }
             if alarm.wait(until: deadline) { deadline = clock.now }
         }
     }
