@@ -60,7 +60,7 @@ enum CompassFrame {
         // writing it would scroll the screen.
         let ringRows = rows - 1 - textLineCount
         let radius = min(maximumRadiusRows, (ringRows - 1) / 2, (columns - 2 * margin - 1) / (2 * cellAspect))
-        let heading = shownHeading(status)
+        let heading = status.shownHeadingDegrees
         let indent = String(repeating: " ", count: margin)
         var lines: [String] = []
         if radius >= minimumRadiusRows {
@@ -78,27 +78,13 @@ enum CompassFrame {
         return lines.map { trimmed(String($0.prefix(max(columns, 0)))) }
     }
 
-    /// The heading to draw the ring by: the daemon's, unless it says it has none to guide by.
-    static func shownHeading(_ status: StatusReport) -> Double? {
-        guard status.state != "no-heading" else { return nil }
-        return status.heading.trueDegrees
-    }
-
-    /// The turn to show (the pin's screen angle), only while guiding with a heading: in any
-    /// other state a turn hint would point somewhere the daemon is not guiding to.
-    static func shownError(_ status: StatusReport) -> Double? {
-        guard status.state == "guiding", shownHeading(status) != nil else { return nil }
-        return status.errorDegrees
-    }
-
     /// `heading  45° NE`, in a fixed layout (the number right-aligned in three cells), so the
     /// text does not shift as the heading changes.
     private static func header(_ status: StatusReport) -> String {
-        guard let heading = shownHeading(status) else { return "heading unknown" }
+        guard let heading = status.shownHeadingDegrees else { return "heading unknown" }
         let whole = String(Presentation.wholeDegrees(heading))
         let point = Presentation.compassPoint(degrees: heading) ?? ""
         return "heading " + String(repeating: " ", count: max(0, 3 - whole.count)) + whole + "° " + point
-            + (status.heading.isReliable ? "" : " (unreliable)")
     }
 
     /// The ring, heading up, as `2·radius + 1` lines of `2·aspect·radius + 1` cells.
@@ -107,7 +93,7 @@ enum CompassFrame {
         let width = 2 * cellAspect * radius + 1
         var cells = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
         let outer = ringCells(radius: radius)
-        let error = shownError(status)
+        let error = status.shownTurnDegrees
         let zone = status.haptic.zoneDegrees
         let inside = status.haptic.mode != "away"
         let pin = error.map { error in outer.min { angleBetween($0.screenDegrees, error) < angleBetween($1.screenDegrees, error) } }
@@ -165,7 +151,7 @@ enum CompassFrame {
     private static func target(_ status: StatusReport, width: Int) -> String {
         guard let destination = status.destination else { return "none" }
         let distance = status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "distance unknown"
-        let turn = shownError(status).map { ", " + Presentation.turn(errorDegrees: $0) } ?? ""
+        let turn = status.shownTurnDegrees.map { ", " + Presentation.turn(errorDegrees: $0) } ?? ""
         // The bearing in full, as a compass point, or not at all: whatever fits beside the
         // distance and the turn, which matter most to someone walking.
         var forms = [distance + turn]

@@ -84,6 +84,22 @@ extension Presentation {
         }
     }
 
+    /// Why a heading is not shown, in words: `no IMU`, `not calibrated`, …; nil when it is
+    /// shown or nothing is known of it (no sample yet).
+    static func headingProblem(_ heading: StatusReport.Heading) -> String? {
+        guard !heading.isReliable else { return nil }
+        switch heading.problem {
+        case "no-imu": return "no IMU"
+        case "not-calibrated": return "not calibrated"
+        case "interference": return "magnetic interference"
+        case "pointing-vertical": return "pointing up or down"
+        case "no-solution": return "no solution"
+        case "magnetic-blackout": return "too near a magnetic pole"
+        case let problem?: return problem
+        case nil: return heading.trueDegrees == nil ? nil : "unreliable"
+        }
+    }
+
     /// A GPS mode in words: 1 `no fix`, 2 `2D`, 3 `3D`.
     static func fixMode(_ mode: Int) -> String {
         switch mode {

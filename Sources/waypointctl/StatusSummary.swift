@@ -10,11 +10,10 @@ enum StatusSummary {
     static func lines(for status: StatusReport) -> [String] {
         var lines = ["state: \(Presentation.state(status.state))"]
 
-        if let heading = status.heading.trueDegrees {
-            let reliability = status.heading.isReliable ? "" : ", unreliable"
-            lines.append("heading: \(Presentation.direction(degrees: heading))\(reliability)")
+        if let heading = status.shownHeadingDegrees {
+            lines.append("heading: \(Presentation.direction(degrees: heading))")
         } else {
-            lines.append("heading: unknown")
+            lines.append("heading: unknown" + (Presentation.headingProblem(status.heading).map { " (\($0))" } ?? ""))
         }
 
         if let destination = status.destination {
@@ -25,7 +24,7 @@ enum StatusSummary {
                         name: destination.name))
             lines.append("distance: \(status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "unknown")")
             lines.append("bearing: \(status.bearingDegrees.map { Presentation.direction(degrees: $0) } ?? "unknown")")
-            lines.append("turn: \(status.errorDegrees.map { Presentation.turn(errorDegrees: $0) } ?? "unknown")")
+            lines.append("turn: \(status.shownTurnDegrees.map { Presentation.turn(errorDegrees: $0) } ?? "unknown")")
             if let route = status.route {
                 let remaining = route.remainingMeters.map { ", \(Presentation.distance(meters: $0)) to the end" } ?? ""
                 lines.append(

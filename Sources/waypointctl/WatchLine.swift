@@ -8,10 +8,8 @@ enum WatchLine {
     /// - Returns: The line, without a newline.
     static func text(for status: StatusReport) -> String {
         var parts = [status.state]
-        if let heading = CompassFrame.shownHeading(status) {
-            parts.append(
-                "heading \(Presentation.shortDirection(degrees: heading))"
-                    + (status.heading.isReliable ? "" : " unreliable"))
+        if let heading = status.shownHeadingDegrees {
+            parts.append("heading \(Presentation.shortDirection(degrees: heading))")
         } else {
             parts.append("heading unknown")
         }
@@ -19,7 +17,7 @@ enum WatchLine {
             var target = destination.name.map { $0.isEmpty ? "" : $0 + " " } ?? ""
             target += status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "distance unknown"
             if let bearing = status.bearingDegrees { target += " at \(Presentation.shortDirection(degrees: bearing))" }
-            if let error = CompassFrame.shownError(status) { target += ", \(Presentation.turn(errorDegrees: error))" }
+            if let error = status.shownTurnDegrees { target += ", \(Presentation.turn(errorDegrees: error))" }
             parts.append(target)
             if let route = status.route { parts.append("waypoint \(route.waypoint) of \(route.count)") }
         } else {

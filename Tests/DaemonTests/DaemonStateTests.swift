@@ -66,6 +66,40 @@ struct DaemonStateTests {
         #expect(found.imu?.chips == "LSM9DS1")
     }
 
+    @Test("the IMU stops answering while guiding: no heading, not reliable, no turn, the problem named with its age; then back")
+    func imuSilent() {
+        var state = Self.fresh()
+        _ = state.fix(Self.fix(), at: 0)
+        _ = state.go(Self.far, name: "far", at: 0.5)
+        for tenth in 6...20 { _ = state.imu(Self.sample, at: Double(tenth) / 10) }
+        let measured = state.status(at: 2)
+        #expect(measured.heading.isReliable && measured.heading.trueDegrees != nil && measured.errorDegrees != nil)
+        state.imuSilent(since: 2)
+        let silent = state.status(at: 12.4)
+        #expect(silent.heading.trueDegrees == nil && silent.heading.magneticDegrees == nil)
+        #expect(!silent.heading.isReliable)
+        #expect(silent.heading.problem == "no-imu")
+        #expect(silent.errorDegrees == nil)
+        #expect(silent.problems == ["imu: not answering for 10 s; trying again"])
+        state.imuSilent(since: nil)
+        _ = state.imu(Self.sample, at: 12.5)
+        let back = state.status(at: 12.5)
+        #expect(back.problems.isEmpty && back.heading.isReliable && back.errorDegrees != nil)
+    }
+
+    @Test("not calibrated: the heading is kept for tools but no turn is given, and the remedy is a problem")
+    func notCalibrated() {
+        var state = DaemonState(pipeline: NavigationPipeline(), saved: .initial, builtInCalibration: nil)
+        _ = state.fix(Self.fix(), at: 0)
+        _ = state.go(Self.far, name: "far", at: 0.5)
+        for tenth in 6...20 { _ = state.imu(Self.sample, at: Double(tenth) / 10) }
+        let status = state.status(at: 2)
+        #expect(status.heading.problem == "not-calibrated" && !status.heading.isReliable)
+        #expect(status.heading.trueDegrees != nil)
+        #expect(status.errorDegrees == nil)
+        #expect(status.problems == ["compass: not calibrated; run: waypointctl calibrate start"])
+    }
+
     @Test("gpsd lost and regained: the problem comes and goes; a fix too old is shown stale, with its age")
     func gpsLostAndRegained() {
         var state = Self.fresh()

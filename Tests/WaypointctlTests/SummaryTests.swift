@@ -62,7 +62,7 @@ struct SummaryTests {
         #expect(
             StatusSummary.lines(for: noFix) == [
                 "state: no-fix (no usable GPS fix)",
-                "heading: 0° (N, north), unreliable",
+                "heading: unknown (unreliable)",
                 "destination: 33°51'24.5\"S 151°12'55.1\"E",
                 "distance: unknown",
                 "bearing: unknown",
@@ -148,7 +148,7 @@ struct SummaryTests {
         #expect(WatchLine.text(for: StatusReport(state: "idle")) == "idle; heading unknown; no destination; motor off")
         #expect(
             WatchLine.text(for: StatusReport(state: "no-fix", heading: .init(trueDegrees: 10), isMuted: true))
-                == "no-fix; heading 10° N unreliable; no destination; motor muted")
+                == "no-fix; heading unknown; no destination; motor muted")
     }
 
     @Test("the socket: --socket, else $WAYPOINT_SOCKET, else the daemon's default")

@@ -176,6 +176,13 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         }
     }
 
+    /// The IMU in use stopped answering at `instant` (its last good read), or answers again
+    /// (nil): from the sampling thread, on the change.
+    public func imuSilent(since instant: C.Instant?) {
+        let since = instant.map { seconds(at: $0) }
+        core.withLock { $0.imuSilent(since: since) }
+    }
+
     /// The IMU in use and its counters: from the sampling thread, about once a second.
     public func imuInUse(chips: String, statistics: IMUReader.Statistics) {
         let report = StatusReport.IMU(

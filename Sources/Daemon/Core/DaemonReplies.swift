@@ -3,6 +3,7 @@ import Geodesy
 import Geomagnetism
 import Guidance
 import Haptics
+import Heading
 
 /// The wire's replies built from a copy of the state: the pure state answers in its own terms
 /// (``DaemonState/Answer``), and this is where that becomes `STATUS`, `ROUTE`, `CALIBRATION` and
@@ -56,8 +57,9 @@ public enum DaemonReplies {
                 altitudeMSLMeters: $0.altitudeMSLMeters, altitudeHAEMeters: $0.altitudeHAEMeters,
                 ageSeconds: standing.map { tenths($0.ageSeconds) }, problem: standing?.problem?.rawValue)
         }
+        // A heading nobody is measuring is not shown at all: no IMU, or one that stopped answering.
         let heading =
-            state.imuProblem != nil
+            state.imuProblem != nil || state.imuSilentSinceSeconds != nil
             ? StatusReport.Heading(isReliable: false, problem: "no-imu")
             : pipeline.lastHeading.map {
                 StatusReport.Heading(
@@ -68,13 +70,21 @@ public enum DaemonReplies {
             } ?? StatusReport.Heading()
         var problems = state.startProblems
         if let imuProblem = state.imuProblem { problems.append("imu: \(imuProblem); trying again") }
+        if let since = state.imuSilentSinceSeconds {
+            let silent = DecimalFormat.fixed(max(0, seconds - since), fractionDigits: 0)
+            problems.append("imu: not answering for \(silent) s; trying again")
+        }
+        if heading.problem == HeadingEstimate.Problem.notCalibrated.rawValue {
+            problems.append("compass: not calibrated; run: waypointctl calibrate start")
+        }
         if let gpsProblem = state.gpsProblem { problems.append("gps: \(gpsProblem); trying again") }
         problems += zoneProblems(pipeline.compassZone)
         if let motorFault { problems.append("motor: \(motorFault); retrying") }
         return StatusReport(
             state: navigator.state.rawValue, fix: fix, heading: heading, destination: state.currentDestination.map(destination),
             bearingDegrees: navigator.course?.bearingDegrees, distanceMeters: navigator.course?.distanceMeters,
-            errorDegrees: navigator.course?.errorDegrees,
+            // No turn from a heading the daemon does not trust (every client shows none either).
+            errorDegrees: heading.isReliable ? navigator.course?.errorDegrees : nil,
             haptic: StatusReport.Haptic(
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: duty, pattern: pattern?.rawValue,
                 zoneDegrees: navigator.course.map { tenths($0.zoneDegrees) }, mode: navigator.settings.rule.mode.rawValue),

@@ -90,6 +90,9 @@ public struct DaemonState: Sendable {
     public private(set) var imuProblem: String?
     /// The IMU in use and its counters.
     public private(set) var imu: StatusReport.IMU?
+    /// Since when (the core's seconds) the IMU in use has not answered: its last good read,
+    /// while every read since has failed; nil while it answers.
+    public private(set) var imuSilentSinceSeconds: Double?
     /// Why gpsd cannot be read, while it cannot.
     public private(set) var gpsProblem: String?
 
@@ -203,6 +206,10 @@ public struct DaemonState: Sendable {
         imuProblem = nil
         imu = report
     }
+
+    /// The IMU in use stopped answering (every read failing since its last good read at
+    /// `seconds`); nil once a read works again.
+    public mutating func imuSilent(since seconds: Double?) { imuSilentSinceSeconds = seconds }
 
     /// gpsd cannot be read, and why; nil once it can.
     public mutating func gpsMissing(_ problem: String?) { gpsProblem = problem }

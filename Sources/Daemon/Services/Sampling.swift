@@ -63,6 +63,7 @@ struct Sampling: Service {
         var average = IMUSampleAverage()
         var reads = 0
         var faults = FaultLog()
+        var silence = IMUSilence(now: clock.now)
         var burst = IMUBurst()
         var nextReport = clock.now
         // The pace of the reader in use, set once when it is found.
@@ -72,6 +73,7 @@ struct Sampling: Service {
         while !alarm.isStopped {
             if reader == nil, let opened = acquisition.attempt(at: clock.now) {
                 reader = opened
+                silence = IMUSilence(now: clock.now)
                 readsPerPeriod = IMUSampleAverage.readsPerSample(
                     hasGyroscope: opened.hasGyroscope, sampleRateHertz: configuration.sampleRateHertz)
                 readInterval = interval / readsPerPeriod
@@ -89,10 +91,12 @@ struct Sampling: Service {
             if let reader, let burstRateHertz {
                 let outcome = reader.readBurst(into: &burst, polls: pollsPerBurst)
                 faults.note(outcome, logger: logger)
+                note(outcome, in: &silence)
                 if case .sample = outcome { deliver(burst, rateHertz: burstRateHertz) } else { core.tick() }
             } else if let reader {
                 let outcome = reader.read()
                 faults.note(outcome, logger: logger)
+                note(outcome, in: &silence)
                 if case .sample(let sample) = outcome { average.add(sample) }
                 reads += 1
                 if reads >= readsPerPeriod || !needsHeading {
@@ -119,6 +123,15 @@ struct Sampling: Service {
             if deadline < now || deadline > now.advanced(by: period) { deadline = now.advanced(by: period) }
             if reader == nil { deadline = min(deadline, max(acquisition.nextAttempt, now)) }
             if alarm.wait(until: deadline) { deadline = clock.now }
+        }
+    }
+
+    /// Tells the core when the IMU stops answering and when it answers again.
+    private func note(_ outcome: IMUReader.Outcome, in silence: inout IMUSilence<ScaledClock.Instant>) {
+        switch outcome {
+        case .sample: if silence.answered(at: clock.now) { core.imuSilent(since: nil) }
+        case .deviceFault: if let since = silence.failed(at: clock.now) { core.imuSilent(since: since) }
+        case .noNewSample: break
         }
     }
 

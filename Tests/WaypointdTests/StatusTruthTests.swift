@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What `status` tells the wearer's helper when the heading cannot be trusted, on the real
+/// daemon (simulated board) and the real `waypointctl` (issue 30, items 1 and 2): no heading
+/// that is not being measured, no turn from a heading the daemon calls unreliable, and the
+/// problem named with what to do.
+@Suite("Status says only what is true")
+struct StatusTruthTests {
+    static func ctl(_ waypointctl: URL, _ daemon: SimulatedDaemon, _ words: String...) throws -> ExternalTool.Output {
+        try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
+    }
+
+    @Test("the IMU stops answering while guiding: no heading shown, not reliable, no turn, and the problem named")
+    func imuLost() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl"),
+            let daemon = try await SimulatedDaemon(events: "5 imu-off\n")
+        else { return }
+        defer { _ = daemon.stop() }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        let lost = try await daemon.waitForStatus(client, seconds: 15) {
+            $0["state"] as? String == "no-heading" && ($0["problems"] as? [String])?.isEmpty == false
+        }
+        let status = try #require(lost, "the lost IMU was never named: \(daemon.log)")
+        let heading = try #require(status["heading"] as? [String: Any])
+        #expect(heading["reliable"] as? Bool == false, "\(status)")
+        #expect(heading["true"] is NSNull, "a heading nobody measures: \(status)")
+        #expect(heading["problem"] as? String == "no-imu", "\(status)")
+        #expect(status["error"] is NSNull, "a turn from a heading nobody measures: \(status)")
+        let problems = status["problems"] as? [String] ?? []
+        #expect(problems.contains { $0.hasPrefix("imu: not answering for ") }, "\(problems)")
+
+        let text = try Self.ctl(waypointctl, daemon, "status")
+        #expect(text.status == 0, "\(text.standardError)")
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("heading: unknown (no IMU)"), "\(text.standardOutput)")
+        #expect(lines.contains("turn: unknown"), "\(text.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("problem: imu: not answering for ") }, "\(text.standardOutput)")
+    }
+
+    @Test("after calibrate reset: no turn from the uncalibrated heading, and the remedy is named")
+    func notCalibrated() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon()
+        else { return }
+        defer { _ = daemon.stop() }
+        let client = try daemon.client()
+        #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
+        #expect(try Self.ctl(waypointctl, daemon, "calibrate", "reset").status == 0)
+        let reset = try await daemon.waitForStatus(client, seconds: 5) {
+            ($0["heading"] as? [String: Any])?["problem"] as? String == "not-calibrated"
+        }
+        let status = try #require(reset, "\(daemon.log)")
+        #expect(status["error"] is NSNull, "a turn from an uncalibrated heading: \(status)")
+        let problems = status["problems"] as? [String] ?? []
+        #expect(problems.contains("compass: not calibrated; run: waypointctl calibrate start"), "\(problems)")
+
+        let text = try Self.ctl(waypointctl, daemon, "status")
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("heading: unknown (not calibrated)"), "\(text.standardOutput)")
+        #expect(lines.contains("turn: unknown"), "\(text.standardOutput)")
+        #expect(lines.contains("problem: compass: not calibrated; run: waypointctl calibrate start"), "\(text.standardOutput)")
+    }
+}
