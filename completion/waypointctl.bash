@@ -42,7 +42,7 @@ _waypointctl() {
     case $command in
         go)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--name --recent --place --socket --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--name --recent --place --force --socket --help" -- "$cur"))
             else
                 local IFS=$'\n'
                 COMPREPLY=($(compgen -W "$(_waypointctl_names "${socket[@]}")" -- "$cur"))

@@ -30,13 +30,13 @@ extension DaemonCommand {
                 Console.error("track: \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")")
                 return .success
             }
+            // Before anything is set or played: a coordinate that looks typed longitude first.
+            if case .go(let coordinate, _, force: false) = self, let refusal = try Self.swapRefusal(coordinate, session) {
+                throw .input("go: \(refusal)", .dataError)
+            }
             let received = try session.send(try requestToSend())
             for line in try output(for: received, session: session, hadDestination: hadDestination) {
                 Console.output(line)
-            }
-            // The destination is set: a note that cannot be worked out is no failure of `go`.
-            if case .go(let coordinate, _) = self, let note = try? Self.swapNote(coordinate, session) {
-                Console.error(note)
             }
             return .success
         } catch {
@@ -96,7 +96,7 @@ extension DaemonCommand {
             return RecentList.lines(for: destinations)
         case (.calibrate, .calibration(let report)):
             return CalibrationSummary.lines(for: report)
-        case (.go(let coordinate, let name), .ok):
+        case (.go(let coordinate, let name, _), .ok):
             let place = Presentation.place(
                 latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees, name: name)
             return ["destination set: \(place)"]
@@ -153,23 +153,23 @@ extension DaemonCommand {
     }
 
     /// A destination this far from the current fix, when its latitude and longitude swapped
-    /// would be near it, was most likely typed longitude first: ``swapNote(_:_:)``.
+    /// would be near it, was most likely typed longitude first: ``swapRefusal(_:_:)``.
     static let implausibleDistanceMeters = 1_000_000.0
-    /// How near the swapped point must be to the fix for ``swapNote(_:_:)``: a walk's length.
+    /// How near the swapped point must be to the fix for ``swapRefusal(_:_:)``: a walk's length.
     static let plausibleDistanceMeters = 100_000.0
 
-    /// A note for a destination thousands of kilometres away whose swap is near the current
-    /// fix (`go 2.2945 48.8584` in Paris), or nil. The destination is still set: a far one may
-    /// be meant, and the wearer decides.
-    static func swapNote(_ destination: Coordinate, _ session: DaemonSession) throws(DaemonFailure) -> String? {
+    /// Why `go` is refused for a destination thousands of kilometres away whose swap is near
+    /// the current fix (`go 2.2945 48.8584` in Paris), or nil: the wearer would otherwise feel
+    /// the accepted pattern and walk on toward nothing. Without a fix nothing can be judged.
+    static func swapRefusal(_ destination: Coordinate, _ session: DaemonSession) throws(DaemonFailure) -> String? {
         guard let fix = try status(session)?.fix, let latitude = fix.latitude, let longitude = fix.longitude else {
             return nil
         }
-        return swapNote(destination, fixLatitude: latitude, fixLongitude: longitude)
+        return swapRefusal(destination, fixLatitude: latitude, fixLongitude: longitude)
     }
 
-    /// ``swapNote(_:_:)`` for a fix at `fixLatitude`, `fixLongitude` (pure, for tests).
-    static func swapNote(_ destination: Coordinate, fixLatitude: Double, fixLongitude: Double) -> String? {
+    /// ``swapRefusal(_:_:)`` for a fix at `fixLatitude`, `fixLongitude` (pure, for tests).
+    static func swapRefusal(_ destination: Coordinate, fixLatitude: Double, fixLongitude: Double) -> String? {
         guard destination.longitudeDegrees.magnitude <= Coordinate.latitudeLimitDegrees else { return nil }
         let swapped = Coordinate(
             uncheckedLatitudeDegrees: destination.longitudeDegrees, longitudeDegrees: destination.latitudeDegrees)
@@ -180,9 +180,9 @@ extension DaemonCommand {
         guard asGiven > implausibleDistanceMeters, asSwapped < plausibleDistanceMeters else { return nil }
         let typed = "\(destination.latitudeDegrees) \(destination.longitudeDegrees)"
         let meant = "\(swapped.latitudeDegrees) \(swapped.longitudeDegrees)"
-        return "note: \(typed) is \(Presentation.distance(meters: asGiven)) from here, but \(meant) (the same numbers, "
+        return "\(typed) is \(Presentation.distance(meters: asGiven)) from here, but \(meant) (the same numbers, "
             + "latitude first) is \(Presentation.distance(meters: asSwapped)) away: if you meant that, "
-            + "run 'waypointctl go \(meant)'"
+            + "run 'waypointctl go \(meant)'; to go to \(typed) all the same, add --force"
     }
 
     /// The daemon's JSON line with DEL, C1 controls and bidirectional overrides written as

@@ -4,8 +4,9 @@ import Geodesy
 
 /// A command for the daemon, read from the command line (pure: no IO).
 enum DaemonCommand: Equatable {
-    /// `go LAT LON [--name NAME]`, `go COORDINATE [--name NAME]`.
-    case go(Coordinate, name: String?)
+    /// `go LAT LON [--name NAME] [--force]`, `go COORDINATE [--name NAME] [--force]`; `force`
+    /// sends it even when it looks typed longitude first.
+    case go(Coordinate, name: String?, force: Bool = false)
     /// `go --recent N`.
     case goRecent(Int)
     /// `clear`.
@@ -54,7 +55,7 @@ enum DaemonCommand: Equatable {
     /// The request this command sends first.
     var request: ControlRequest {
         switch self {
-        case .go(let coordinate, let name):
+        case .go(let coordinate, let name, _):
             .go(latitude: coordinate.latitudeDegrees, longitude: coordinate.longitudeDegrees, name: name)
         case .goRecent(let index): .goRecent(index)
         case .clear: .clear

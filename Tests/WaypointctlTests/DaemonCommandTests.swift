@@ -63,11 +63,11 @@ struct DaemonCommandTests {
             ["48°51'30.24\"N 2°17'40.2\"E"],
         ])
     func goForms(_ coordinate: [String]) throws {
-        // After OK, go asks for the fix to see whether the coordinate looks swapped.
-        guard let result = try run(["go"] + coordinate, replies: [[Self.ok], [Self.status]]) else { return }
-        #expect(result.requests.last == #"{"cmd":"status"}"#)
+        // Before sending it, go asks for the fix to see whether the coordinate looks swapped.
+        guard let result = try run(["go"] + coordinate, replies: [[Self.status], [Self.ok]]) else { return }
+        #expect(result.requests.first == #"{"cmd":"status"}"#)
         #expect(result.output.status == 0, "\(result.output.standardError)")
-        let request = try #require(result.requests.first)
+        let request = try #require(result.requests.last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
         #expect(object["cmd"] as? String == "go")
         #expect(abs((object["lat"] as? Double ?? 0) - 48.8584) < 1e-9, "\(request)")
@@ -80,15 +80,15 @@ struct DaemonCommandTests {
     func goNamed() throws {
         guard
             let named = try run(
-                ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "], replies: [[Self.ok], [Self.status]])
+                ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "], replies: [[Self.status], [Self.ok]])
         else {
             return
         }
-        #expect(named.requests == [#"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
+        #expect(named.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#])
         #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n")
-        #expect(named.output.standardError.isEmpty, "the fix is near: no note")
-        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.ok], [Self.status]]))
-        #expect(south.requests == [#"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#, #"{"cmd":"status"}"#])
+        #expect(named.output.standardError.isEmpty, "the fix is near: no refusal")
+        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.status], [Self.ok]]))
+        #expect(south.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#])
         #expect(south.output.standardOutput == "destination set: 22°57'06.8\"S 43°12'37.8\"W\n")
     }
 
@@ -132,17 +132,23 @@ struct DaemonCommandTests {
         #expect(result.output.standardError.isEmpty)
     }
 
-    @Test("go typed longitude first (issue 18, item 4): set as typed, with a note naming the swap near the fix")
-    func swappedNote() throws {
+    @Test("go typed longitude first (issue 30, item 3): refused with exit 65 and the suggestion, nothing set; --force sets it")
+    func swappedRefused() throws {
         // The fix is at 48.8556, 2.2986 (Paris); 2.2945 48.8584 is in the Indian Ocean. GeodSolve -i
         // (GeographicLib) gives 6793686.3 m to it and 432.98 m to 48.8584 2.2945.
-        guard let result = try run(["go", "2.2945", "48.8584"], replies: [[Self.ok], [Self.status]]) else { return }
-        #expect(result.output.status == 0)
-        #expect(result.requests.first == #"{"cmd":"go","lat":2.2945,"lon":48.8584}"#)
+        guard let result = try run(["go", "2.2945", "48.8584"], replies: [[Self.status]]) else { return }
+        #expect(result.output.status == 65)
+        #expect(result.requests == [#"{"cmd":"status"}"#], "nothing but the question was sent")
+        #expect(result.output.standardOutput.isEmpty)
         #expect(
             result.output.standardError
-                == "waypointctl: note: 2.2945 48.8584 is 6794 km from here, but 48.8584 2.2945 (the same numbers, "
-                + "latitude first) is 433 m away: if you meant that, run 'waypointctl go 48.8584 2.2945'\n")
+                == "waypointctl: go: 2.2945 48.8584 is 6794 km from here, but 48.8584 2.2945 (the same numbers, "
+                + "latitude first) is 433 m away: if you meant that, run 'waypointctl go 48.8584 2.2945'; "
+                + "to go to 2.2945 48.8584 all the same, add --force\n")
+        let forced = try #require(try run(["go", "2.2945", "48.8584", "--force"], replies: [[Self.ok]]))
+        #expect(forced.output.status == 0, "\(forced.output.standardError)")
+        #expect(forced.requests == [#"{"cmd":"go","lat":2.2945,"lon":48.8584}"#])
+        #expect(forced.output.standardError.isEmpty)
         // Out of range as typed, in range swapped: refused, with the order spelled out.
         let refused = try #require(try run(["go", "151.2153", "-33.8568"], replies: []))
         #expect(refused.output.status == 64)

@@ -42,7 +42,7 @@ struct DaemonUsageTests {
     @Test(
         "every command has help: COMMAND --help, COMMAND -h, help COMMAND, --help COMMAND",
         arguments: [
-            ("go", "usage: waypointctl go LAT LON [--name NAME]\n"),
+            ("go", "usage: waypointctl go LAT LON [--name NAME] [--force]\n"),
             ("clear", "usage: waypointctl clear\n"),
             ("status", "usage: waypointctl status [--json]\n"),
             ("watch", "usage: waypointctl watch [--hz HZ] [--plain]\n"),
@@ -146,7 +146,7 @@ struct DaemonUsageTests {
             (["go", "geo:1,2;crs=nad27"], "'geo:1,2;crs=nad27'", "go"),
             (["go", "--recent", "0"], "--recent '0' is not a number from 1 to 5", "go"),
             (["go", "--recent", "6"], "--recent '6' is not a number from 1 to 5", "go"),
-            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates and no --name", "go"),
+            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates, no --name and no --force", "go"),
             (["go", "1", "2", "--name", String(repeating: "n", count: 101)], "--name: name is 101 characters", "go"),
             (["go", "1", "2", "--name"], "--name needs a value", "go"),
             (["status", "now"], "status takes no arguments; got 'now'", "status"),

@@ -7,13 +7,13 @@ extension DaemonCommandEntry {
     static let go = DaemonCommandEntry(
         name: "go",
         overview: """
-              go LAT LON [--name NAME]     guide to a place
+              go LAT LON [--name NAME] [--force]  guide to a place
               go --recent N                guide to recent destination N
               go NAME                      guide to a named place (or a recent one of that name)
             """,
         help: """
-            usage: waypointctl go LAT LON [--name NAME]
-                   waypointctl go COORDINATE [--name NAME]
+            usage: waypointctl go LAT LON [--name NAME] [--force]
+                   waypointctl go COORDINATE [--name NAME] [--force]
                    waypointctl go --recent N
                    waypointctl go NAME | go --place NAME
 
@@ -27,8 +27,9 @@ extension DaemonCommandEntry {
             --name NAME    what to call it in status and recent: at most \(ControlProtocol.PlaceName.maximumLength) characters,
                            spaces around it trimmed, no control characters
             A latitude past ±90° whose swap is in range is refused with the order spelled out;
-            a destination thousands of km away that would be near the current fix swapped gets
-            a note on standard error.
+            so is a destination over 1000 km away whose swap is within 100 km of the current
+            fix (exit 65, nothing set, the swapped one suggested).
+            --force        set it all the same
             --recent N     guide to destination N of 'waypointctl recent' (1 is the most recent)
             --place NAME   guide to the place of 'waypointctl place list' called NAME, in any
                            case, else the recent destination of that name; a near miss gets a
@@ -37,7 +38,7 @@ extension DaemonCommandEntry {
             Guiding somewhere drops a route being followed.
             \(DaemonCommandEntry.socketOption)
             """,
-        valueOptions: ["--name", "--recent", "--place"], flagOptions: [],
+        valueOptions: ["--name", "--recent", "--place"], flagOptions: ["--force"],
         parse: { arguments, now throws(UsageError) in
             try parseGo(arguments)
         })
@@ -45,14 +46,16 @@ extension DaemonCommandEntry {
     private static func parseGo(_ arguments: Arguments) throws(UsageError) -> DaemonCommand {
         let name = "go"
         if let place = arguments.value("--place") {
-            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, arguments.value("--recent") == nil else {
-                throw UsageError("--place NAME takes no coordinates, no --name and no --recent", command: name)
+            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, arguments.value("--recent") == nil,
+                !arguments.has("--force")
+            else {
+                throw UsageError("--place NAME takes no coordinates, no --name, no --recent and no --force", command: name)
             }
             return .goPlace(try placeName(place, what: "--place", command: name))
         }
         if let recentText = arguments.value("--recent") {
-            guard arguments.positionals.isEmpty, arguments.value("--name") == nil else {
-                throw UsageError("--recent N takes no coordinates and no --name", command: name)
+            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, !arguments.has("--force") else {
+                throw UsageError("--recent N takes no coordinates, no --name and no --force", command: name)
             }
             guard let index = Int(recentText), (1...ControlRequest.recentCount).contains(index) else {
                 throw UsageError(
@@ -81,7 +84,7 @@ extension DaemonCommandEntry {
             throw UsageError("'\(text)': \(error)", command: name)
         }
         do throws(PlaceNameError) {
-            return .go(coordinate, name: try PlaceName.validated(arguments.value("--name")))
+            return .go(coordinate, name: try PlaceName.validated(arguments.value("--name")), force: arguments.has("--force"))
         } catch {
             throw UsageError("--name: \(error)", command: name)
         }
