@@ -84,6 +84,14 @@ struct DaemonStateRouteTests {
         #expect(status.state == "arrived")
         #expect(status.route?.isFinished == true && status.route?.waypoint == 5)
         #expect(status.destination?.name == "W5")
+
+        // Issue 30, item 6: next on a finished route is refused as at the last waypoint, and
+        // changes nothing: no pattern, no save, still finished.
+        let next = state.route(.next, at: 701)
+        #expect(next.reply == .failure(ControlError(.refused, "the route is finished; load another or reverse it")))
+        #expect(next.effects.isEmpty, "\(next.effects)")
+        let after = state.status(at: 702, duty: 0, pattern: nil, motorFault: nil)
+        #expect(after.state == "arrived" && after.route?.isFinished == true)
     }
 
     @Test("a restart mid-route resumes at the same waypoint; next, previous and reverse move it, and say when they cannot")

@@ -24,6 +24,8 @@ extension ControlError {
             self.init(.refused, "no route is loaded; load one with route load")
         case .routeEnd(let atLast):
             self.init(.refused, atLast ? "already at the last waypoint" : "already at the first waypoint")
+        case .routeFinished:
+            self.init(.refused, "the route is finished; load another or reverse it")
         case .unknownPlace(let name, let suggestion):
             let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? ""
             self.init(.notFound, "no place or recent destination is called \"\(name)\"\(hint)")

@@ -21,6 +21,8 @@ extension DaemonState {
         case noRoute
         /// `route next` at the last waypoint (`atLast`), or `route previous` at the first.
         case routeEnd(atLast: Bool)
+        /// `route next` once the last waypoint is reached.
+        case routeFinished
         /// `go NAME` with no place or recent destination of that name.
         case unknownPlace(String, suggestion: String?)
         /// A place of this name (as spelt there) exists; `renamingTo` for `place rename`.

@@ -57,6 +57,9 @@ extension DaemonState {
         case .next, .previous:
             guard case .route(var route) = target else { return .refused(.noRoute) }
             let forward = action == .next
+            // Skipping on from a finished route would step back to its last waypoint, unfinish
+            // it and play accepted and arrived again.
+            if forward, route.follower.isFinished { return .refused(.routeFinished) }
             guard route.follower.skip(by: forward ? 1 : -1) else { return .refused(.routeEnd(atLast: forward)) }
             target = .route(route)
             return moved(forward ? "route skipped on" : "route stepped back", at: seconds)
