@@ -24,4 +24,35 @@ public enum EditDistance {
         }
         return previous[b.count]
     }
+
+    /// What a misspelt `word` most likely meant among `candidates`, case folded: every candidate
+    /// it cuts short at a hyphen (`berrygps` for `berrygps-imu-v3` and `-v4`, `fix-timeout` for
+    /// `fix-timeout-seconds`) or that it runs past (`socket-path` for `socket`); else the nearest
+    /// within max(2, a third of its length), ties kept; else none. Two edits are one typo and a
+    /// swap; longer names tolerate more, short ones must not match every short word.
+    public static func suggestions(for word: String, among candidates: [String]) -> [String] {
+        let lowered = word.lowercased()
+        if let exact = candidates.first(where: { $0.lowercased() == lowered }) { return [exact] }
+        let related = candidates.filter {
+            let candidate = $0.lowercased()
+            return candidate.hasPrefix(lowered + "-") || lowered.hasPrefix(candidate + "-")
+        }
+        if !related.isEmpty { return related }
+        var best: [String] = []
+        var bestDistance = Int.max
+        for candidate in candidates {
+            let allowed = max(2, candidate.count / 3)
+            let distance = between(lowered, candidate.lowercased(), limit: allowed)
+            guard distance <= allowed else { continue }
+            if distance < bestDistance { (best, bestDistance) = ([candidate], distance) }
+            else if distance == bestDistance { best.append(candidate) }
+        }
+        return best
+    }
+
+    /// `did you mean 'a'?` or `did you mean 'a' or 'b'?`; nil for none.
+    public static func didYouMean(_ suggestions: [String]) -> String? {
+        guard !suggestions.isEmpty else { return nil }
+        return "did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    }
 }

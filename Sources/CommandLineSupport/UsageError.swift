@@ -13,6 +13,13 @@ public struct UsageError: Error, Sendable, Equatable {
         self.command = command
     }
 
+    /// `unknown command 'chek'; did you mean 'check'?`, the suggestion from `commands`
+    /// (``EditDistance/suggestions(for:among:)``) when one is close.
+    public static func unknownCommand(_ word: String, among commands: [String]) -> UsageError {
+        let hint = EditDistance.didYouMean(EditDistance.suggestions(for: word, among: commands)).map { "; \($0)" } ?? ""
+        return UsageError("unknown command '\(word)'\(hint)")
+    }
+
     /// `Try 'waypointctl go --help'.`: where to read more.
     /// - Parameter program: The program's name.
     public func hint(program: String) -> String {

@@ -15,6 +15,8 @@ public struct LinuxSysfs: SysfsFileSystem {
 
     private func full(_ path: String) -> String { root + path }
 
+    public func onDisk(_ path: String) -> String { full(path) }
+
     /// The motor's lock for `chip` (``PWMChannelLock``): on its `npwm`, under this root.
     /// - Throws: `PWMError`: no such chip, or the lock held elsewhere or not taken.
     public func lockChip(_ chip: SysfsPWMChannel.Chip) throws(PWMError) -> PWMChannelLock {

@@ -2,8 +2,9 @@
 
 /// Why the motor's PWM channel could not be opened or driven, with what to do about it.
 public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No chip matches; carries the chips present as `pwmchipN (device)`.
-    case chipNotFound(wanted: String, present: [String])
+    /// No chip matches; carries the chips present as `pwmchipN (device)`, and the directory
+    /// searched as it is on disk (`/sys/class/pwm` on a Pi).
+    case chipNotFound(wanted: String, present: [String], directory: String)
     /// The chip has fewer channels.
     case channelOutOfRange(chip: String, channel: Int, count: Int)
     /// A kernel driver holds the channel (EBUSY on export, yet no `pwmN/` appeared).
@@ -21,10 +22,12 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .chipNotFound(let wanted, let present):
-            let list = present.isEmpty ? "none (enable one: dtoverlay=pwm or dtoverlay=pwm-2chan in config.txt)"
-                : present.joined(separator: ", ")
-            return "no PWM chip '\(wanted)' in /sys/class/pwm; chips present: \(list)"
+        case .chipNotFound(let wanted, let present, let directory):
+            // The overlay advice is for a Pi's own /sys, not a tree given with --sysfs-root.
+            let none = directory == SysfsPWMChannel.classDirectory
+                ? "none (enable one: dtoverlay=pwm or dtoverlay=pwm-2chan in config.txt)" : "none"
+            let list = present.isEmpty ? none : present.joined(separator: ", ")
+            return "no PWM chip '\(wanted)' in \(directory); chips present: \(list)"
         case .channelOutOfRange(let chip, let channel, let count):
             return "\(chip) has \(count) channel\(count == 1 ? "" : "s") (0…\(count - 1)); channel \(channel) does not exist"
         case .channelClaimed(let chip, let channel):

@@ -23,6 +23,14 @@ public protocol SysfsFileSystem: Sendable {
     func linkTarget(_ path: String) -> String?
     /// The names in a directory, or [] when it cannot be read.
     func contents(of directory: String) -> [String]
+    /// Where `path` is on disk (the root prefixed), for messages that must name the place
+    /// searched.
+    func onDisk(_ path: String) -> String
+}
+
+extension SysfsFileSystem {
+    /// `path` itself: a tree with no root of its own.
+    public func onDisk(_ path: String) -> String { path }
 }
 
 /// A failed sysfs operation: which file and the kernel's error.

@@ -346,7 +346,8 @@ public final class SysfsPWMChannel: PWMChannel {
         guard let found else {
             throw .chipNotFound(
                 wanted: chip.description,
-                present: chips.map { name in deviceName(name).map { "\(name) (\($0))" } ?? name })
+                present: chips.map { name in deviceName(name).map { "\(name) (\($0))" } ?? name },
+                directory: fileSystem.onDisk(classDirectory))
         }
         return found
     }

@@ -76,6 +76,14 @@ public enum FileSystem {
         _ = try SystemCall.valueOrErrno { Glibc.rename(source, destination) }.get()
     }
 
+    /// Makes `path` a symbolic link to `target` (kept as written, relative or not). Corresponds
+    /// to `symlink(2)`.
+    ///
+    /// - Throws: The `Errno` that `symlink` failed with, e.g. `EEXIST`, `ENOENT`, `EACCES`.
+    public static func makeSymbolicLink(to target: String, at path: String) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { symlink(target, path) }.get()
+    }
+
     /// Removes a name of a file (not a directory). Corresponds to `unlink(2)`.
     ///
     /// - Parameter path: The file to remove.

@@ -59,7 +59,8 @@ enum Waypointctl {
                 let path = SocketPath.resolve(option: commandSocket ?? globalSocket, environment: socketEnvironment)
                 return daemonCommand.run(socketPath: path)
             default:
-                throw UsageError("unknown command '\(command)'")
+                throw UsageError.unknownCommand(
+                    command, among: DaemonCommand.names + [BearingCommand.name, DeclinationCommand.name, "help"])
             }
         } catch {
             Console.error(error.message)

@@ -58,7 +58,8 @@ do throws(UsageError) {
     case let first where first == nil || first!.hasPrefix("--"):
         status = try await RunCommand.run(arguments)
     default:
-        throw UsageError("unknown command '\(arguments[0])'")
+        throw UsageError.unknownCommand(
+            arguments[0], among: ["check", "gps", "replay", "motor-test", "motor-off", "--print-config", "--version", "--help"])
     }
 } catch {
     fputs("waypointd: \(error.message)\n\(error.hint(program: "waypointd"))\n", stderr)

@@ -255,7 +255,8 @@ struct ConfigurationTests {
             problems("imu sensehat") == [
                 "waypointd.conf:1: imu: bad value 'sensehat': expected auto, a board preset (sense-hat, berrygps-imu-v3, "
                     + "berrygps-imu-v4, waveshare-sense-hat-b, adafruit-lsm303agr, adafruit-lsm303dlhc, enviro-phat) or a "
-                    + "magnetometer and an accelerometer chip, e.g. 'lis3mdl lsm6dsl' or 'hmc5883l@0x1E lsm6dsl@0x6B'"
+                    + "magnetometer and an accelerometer chip, e.g. 'lis3mdl lsm6dsl' or 'hmc5883l@0x1E lsm6dsl@0x6B'; "
+                    + "did you mean 'sense-hat'?"
             ])
         #expect(
             problems("imu lsm6dsl lis3mdl") == [
@@ -366,8 +367,9 @@ struct ConfigurationTests {
         #expect(try parse("feedback-mode toward").feedbackMode == .toward)
         #expect(
             problems("feedback-mode towards") == [
-                "waypointd.conf:1: feedback-mode: bad value 'towards': expected one of: toward, away"
+                "waypointd.conf:1: feedback-mode: bad value 'towards': expected one of: toward, away; did you mean 'toward'?"
             ])
+        #expect(problems("imu berrygps").first?.hasSuffix("; did you mean 'berrygps-imu-v3' or 'berrygps-imu-v4'?") == true, "\(problems("imu berrygps"))")
         for level in Configuration.LogLevel.allCases {
             #expect(try parse("log-level \(level.rawValue)").logLevel == level)
         }

@@ -27,6 +27,8 @@ struct WaypointdUsageTests {
             (["--simulate-events", "events.txt"], "--simulate-events only applies with --simulate", nil),
             (["--simulate", "--log-level", "loud"], "--log-level takes trace, debug", nil),
             (["frobnicate"], "unknown command 'frobnicate'", nil),
+            (["print-config"], "unknown command 'print-config'; did you mean '--print-config'?", nil),
+            (["chek"], "unknown command 'chek'; did you mean 'check'?", nil),
         ] as [([String], String, String?)])
     func mistakes(arguments: [String], message: String, command: String?) throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }

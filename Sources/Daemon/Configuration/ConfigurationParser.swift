@@ -314,7 +314,10 @@ public enum ConfigurationParser {
             name, property, expected: "one of: \(names)",
             parse: { text throws(ValueError) in
                 guard let value = Value(rawValue: text) else {
-                    throw ValueError(kind: .badValue(key: name, text: text, reason: "expected one of: \(names)"))
+                    let guess = EditDistance.didYouMean(
+                        EditDistance.suggestions(for: text, among: Value.allCases.map(\.rawValue)))
+                    throw ValueError(
+                        kind: .badValue(key: name, text: text, reason: "expected one of: \(names)" + (guess.map { "; \($0)" } ?? "")))
                 }
                 return value
             },
@@ -478,9 +481,12 @@ public enum ConfigurationParser {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         if words.count == 1, let preset = BoardPreset.named(text) { return .preset(preset) }
         if words.count == 1, IMUChip(rawValue: chipName(of: text)) == nil {
-            let presets = BoardPreset.all.map(\.identifier).joined(separator: ", ")
+            let presets = BoardPreset.all.map(\.identifier)
+            let guess = EditDistance.didYouMean(
+                EditDistance.suggestions(for: text, among: ["auto"] + presets + IMUChip.allCases.map(\.rawValue)))
             throw bad(
-                "expected auto, a board preset (\(presets)) or a magnetometer and an accelerometer chip, \(example)")
+                "expected auto, a board preset (\(presets.joined(separator: ", "))) or a magnetometer and an accelerometer "
+                    + "chip, \(example)" + (guess.map { "; \($0)" } ?? ""))
         }
         guard words.count <= 2 else {
             throw bad("expected at most two chips, a magnetometer and an accelerometer, \(example)")
@@ -579,23 +585,8 @@ public enum ConfigurationParser {
 
     /// The known key closest to a misspelt one, or nil when none is close enough to help.
     static func suggestion(for unknown: String) -> String? {
-        let lowered = unknown.lowercased()
-        if keysByName[lowered] != nil { return lowered }
-        // A key written without its unit (fix-timeout) or with a word too many (socket-path).
-        if let related = keys.first(where: { $0.name.hasPrefix(lowered + "-") || lowered.hasPrefix($0.name + "-") }) {
-            return related.name
-        }
-        var best: (name: String, distance: Int)?
-        for key in keys {
-            let distance = EditDistance.between(lowered, key.name)
-            if distance < best?.distance ?? .max { best = (key.name, distance) }
-        }
-        guard let best, best.distance <= max(smallestHelpfulDistance, best.name.count / 3) else { return nil }
-        return best.name
+        EditDistance.suggestions(for: unknown, among: keys.map(\.name)).first
     }
-
-    /// A suggestion this close is offered for any key, however short: one typo and a swap.
-    private static let smallestHelpfulDistance = 2
 }
 
 extension Substring {

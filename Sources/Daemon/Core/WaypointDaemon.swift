@@ -34,6 +34,7 @@ public enum WaypointDaemon {
         let listener: UnixSocketListener
         let socketPath: String
         let script: SimulationScript?
+        let sysfsRoot: String
     }
 
     /// Runs until a signal; returns the exit status (sysexits codes for startup failures).
@@ -99,7 +100,7 @@ public enum WaypointDaemon {
                 core: core, logger: logger),
         ]
         notifier.ready(status: world != nil ? "guiding on a simulated board" : "ready")
-        var started = ["socket": opened.socketPath, "simulate": "\(options.simulate)", "sysfs": options.sysfsRoot ?? "/"]
+        var started = ["socket": opened.socketPath, "simulate": "\(options.simulate)", "sysfs": opened.sysfsRoot]
         if world != nil { started["speed"] = "\(options.simulationSpeed)" }
         logger.notice("started", started)
 
@@ -127,7 +128,10 @@ public enum WaypointDaemon {
         case .success(let loaded): script = loaded
         case .failure(let failure): return .failure(failure)
         }
-        guard let motor = openMotor(sysfsRoot: options.sysfsRoot ?? "/", configuration: configuration, logger: logger) else {
+        guard let sysfsRoot = sysfsRoot(options, configuration: configuration, logger: logger) else {
+            return .failure(StartFailure(status: .cannotCreate))
+        }
+        guard let motor = openMotor(sysfsRoot: sysfsRoot, configuration: configuration, logger: logger) else {
             return .failure(StartFailure(status: .unavailable))
         }
         func fail(_ status: ExitStatus) -> Result<Opened, StartFailure> {
@@ -154,7 +158,9 @@ public enum WaypointDaemon {
         do throws(UnixSocketError) {
             let listener = try bindControlSocket(socketPath, notifier: notifier)
             return .success(
-                Opened(motor: motor, store: store, recorder: recorder, listener: listener, socketPath: socketPath, script: script))
+                Opened(
+                    motor: motor, store: store, recorder: recorder, listener: listener, socketPath: socketPath, script: script,
+                    sysfsRoot: sysfsRoot))
         } catch {
             logger.error("cannot open the control socket", ["socket": socketPath, "error": "\(error)"])
             return fail(.unavailable)
@@ -215,6 +221,21 @@ public enum WaypointDaemon {
             if logged.insert(number).inserted {
                 logger.notice("signal ignored (restart the service to reload its configuration)", ["signal": SignalStream.name(number)])
             }
+        }
+    }
+
+    /// Where sysfs is: `--sysfs-root`, else `/`, else in a simulation a tree of ordinary files
+    /// made in the state directory (``SimulatedPWMTree``); nil (logged) when that cannot be made.
+    private static func sysfsRoot(_ options: DaemonOptions, configuration: Configuration, logger: Logger) -> String? {
+        if let given = options.sysfsRoot { return given }
+        guard options.simulate else { return "/" }
+        let root = (options.stateDirectory ?? configuration.stateDirectory) + "/" + SimulatedPWMTree.directoryName
+        do throws(SimulatedPWMTree.Failure) {
+            try SimulatedPWMTree.make(at: root)
+            return root
+        } catch {
+            logger.error("cannot simulate the motor", ["error": "\(error)", "fix": "give a tree with --sysfs-root DIR"])
+            return nil
         }
     }
 

@@ -80,10 +80,9 @@ extension HealthCheck {
     private static func verdict(for error: PWMError) -> HealthVerdict {
         let item = "pwm"
         switch error {
-        case .chipNotFound(let wanted, let present):
+        case .chipNotFound(let wanted, let present, let directory):
             if present.isEmpty {
-                return HealthVerdict(
-                    item: item, outcome: .failed, detail: "no PWM chip in /sys/class/pwm", fix: overlayFix)
+                return HealthVerdict(item: item, outcome: .failed, detail: "no PWM chip in \(directory)", fix: overlayFix)
             }
             return HealthVerdict(
                 item: item, outcome: .failed,
