@@ -51,6 +51,8 @@ public final class SysfsPWMChannel: PWMChannel {
     private let dutyCyclePath: String
     private let fileSystem: any SysfsFileSystem
     private let chipDirectory: String
+    /// The chip in use, as /sys/class/pwm names it (`pwmchip0`), whatever selector found it.
+    public let chipName: String
     private let channel: Int
     private let exportedByUs: Bool
     private let state = Mutex(State())
@@ -81,6 +83,7 @@ public final class SysfsPWMChannel: PWMChannel {
         self.channel = channel
         self.periodNanoseconds = max(periodNanoseconds, 1)
         let chipName = try Self.resolve(chip, in: fileSystem)
+        self.chipName = chipName
         let chipDirectory = Self.classDirectory + "/" + chipName
         let channelDirectory = chipDirectory + "/pwm\(channel)"
         self.chipDirectory = chipDirectory

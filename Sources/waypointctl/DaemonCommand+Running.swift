@@ -99,7 +99,9 @@ extension DaemonCommand {
         case (.go(let coordinate, let name, _), .ok):
             let place = Presentation.place(
                 latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees, name: name)
-            return ["destination set: \(place)"]
+            // The radius arrival is judged by is the daemon's (its configuration): ask it.
+            let radius = (try? Self.status(session))?.destination?.radiusMeters
+            return ["destination set: \(place)" + (radius.map { " (arrival within \(Presentation.distance(meters: $0)))" } ?? "")]
         case (.goRecent, .ok), (.goPlace, .ok):
             // The request named a number or a name; ask which place that was, so the wearer
             // hears it.

@@ -110,7 +110,8 @@ extension Presentation {
     }
 
     /// A destination from a reply as ``place(latitudeDegrees:longitudeDegrees:name:)`` writes
-    /// it, with `(arrival within 8 m)` when it has its own radius.
+    /// it, with `(arrival within 8 m)` when the reply carries a radius (a place's own; in
+    /// `STATUS` always, the one in effect).
     static func place(_ destination: DestinationReport) -> String {
         let text = place(latitudeDegrees: destination.latitude, longitudeDegrees: destination.longitude, name: destination.name)
         return destination.radiusMeters.map { text + " (arrival within \(distance(meters: $0)))" } ?? text

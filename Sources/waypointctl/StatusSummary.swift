@@ -17,11 +17,7 @@ enum StatusSummary {
         }
 
         if let destination = status.destination {
-            lines.append(
-                "destination: "
-                    + Presentation.place(
-                        latitudeDegrees: destination.latitude, longitudeDegrees: destination.longitude,
-                        name: destination.name))
+            lines.append("destination: " + Presentation.place(destination))
             lines.append("distance: \(status.distanceMeters.map { Presentation.distance(meters: $0) } ?? "unknown")")
             lines.append("bearing: \(status.bearingDegrees.map { Presentation.direction(degrees: $0) } ?? "unknown")")
             lines.append("turn: \(status.shownTurnDegrees.map { Presentation.turn(errorDegrees: $0) } ?? "unknown")")

@@ -160,8 +160,9 @@ enum MotorCommands {
             return .success
         case .failure(let reason):
             fputs(
-                "waypointd: motor-off: the motor is driven by \(owner), and asking it to mute failed: \(reason); "
-                    + "use --force to write the channel anyway\n", stderr)
+                "waypointd: motor-off: the motor is driven by \(owner), and asking it to mute on \(socketPath) failed: "
+                    + "\(reason); if it listens elsewhere, give its --socket PATH, or use --force to write the channel anyway\n",
+                stderr)
             return .failure
         }
     }
@@ -241,7 +242,7 @@ enum MotorCommands {
             // Silence on success would leave someone wiring a motor they cannot feel unsure
             // whether anything ran.
             if status == .success {
-                print("motor-test: played \(options.pattern.rawValue) on PWM chip \(target.chip), channel \(target.channel); the motor is off")
+                print("motor-test: played \(options.pattern.rawValue) on PWM chip \(channel.chipName), channel \(target.channel); the motor is off")
             }
             return status
         }

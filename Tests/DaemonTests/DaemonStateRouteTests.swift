@@ -158,7 +158,7 @@ struct DaemonStateRouteTests {
         let add = state.place(.add(bakery, replacing: false), at: 0)
         #expect(DaemonStateTests.saves(add).count == 1)
         #expect(state.place(.add(bakery, replacing: false), at: 0).reply
-            == .failure(ControlError(.refused, "a place called \"Bakery\" exists already; replace it, or pick another name")))
+            == .failure(ControlError(.refused, "a place called \"Bakery\" exists already; replace it (place add --replace, or \"replace\":true), or pick another name")))
         #expect(Self.failure(state.goPlace("bakery", at: 1).reply) == nil)
         let status = state.status(at: 1, duty: 0, pattern: nil, motorFault: nil)
         #expect(status.destination == bakery)

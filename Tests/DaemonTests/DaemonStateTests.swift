@@ -74,6 +74,7 @@ struct DaemonStateTests {
         for tenth in 6...20 { _ = state.imu(Self.sample, at: Double(tenth) / 10) }
         let measured = state.status(at: 2)
         #expect(measured.heading.isReliable && measured.heading.trueDegrees != nil && measured.errorDegrees != nil)
+        #expect(measured.destination?.radiusMeters == 15, "the arrival radius in effect (issue 30, item 11)")
         state.imuSilent(since: 2)
         let silent = state.status(at: 12.4)
         #expect(silent.heading.trueDegrees == nil && silent.heading.magneticDegrees == nil)

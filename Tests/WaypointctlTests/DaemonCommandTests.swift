@@ -64,10 +64,11 @@ struct DaemonCommandTests {
         ])
     func goForms(_ coordinate: [String]) throws {
         // Before sending it, go asks for the fix to see whether the coordinate looks swapped.
-        guard let result = try run(["go"] + coordinate, replies: [[Self.status], [Self.ok]]) else { return }
-        #expect(result.requests.first == #"{"cmd":"status"}"#)
+        // After OK it asks again, for the arrival radius in effect.
+        guard let result = try run(["go"] + coordinate, replies: [[Self.status], [Self.ok], [Self.status]]) else { return }
+        #expect(result.requests.first == #"{"cmd":"status"}"# && result.requests.last == #"{"cmd":"status"}"#)
         #expect(result.output.status == 0, "\(result.output.standardError)")
-        let request = try #require(result.requests.last)
+        let request = try #require(result.requests.dropFirst().first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
         #expect(object["cmd"] as? String == "go")
         #expect(abs((object["lat"] as? Double ?? 0) - 48.8584) < 1e-9, "\(request)")
@@ -80,15 +81,17 @@ struct DaemonCommandTests {
     func goNamed() throws {
         guard
             let named = try run(
-                ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "], replies: [[Self.status], [Self.ok]])
+                ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "],
+                replies: [[Self.status], [Self.ok], [Self.status.replacingOccurrences(of: #""name":"Eiffel Tower"}"#, with: #""name":"Eiffel Tower","radius":15}"#)]])
         else {
             return
         }
-        #expect(named.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#])
-        #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n")
+        #expect(
+            named.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
+        #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E (arrival within 15 m)\n")
         #expect(named.output.standardError.isEmpty, "the fix is near: no refusal")
-        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.status], [Self.ok]]))
-        #expect(south.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#])
+        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.status], [Self.ok], [Self.status]]))
+        #expect(south.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#, #"{"cmd":"status"}"#])
         #expect(south.output.standardOutput == "destination set: 22°57'06.8\"S 43°12'37.8\"W\n")
     }
 
@@ -145,9 +148,9 @@ struct DaemonCommandTests {
                 == "waypointctl: go: 2.2945 48.8584 is 6794 km from here, but 48.8584 2.2945 (the same numbers, "
                 + "latitude first) is 433 m away: if you meant that, run 'waypointctl go 48.8584 2.2945'; "
                 + "to go to 2.2945 48.8584 all the same, add --force\n")
-        let forced = try #require(try run(["go", "2.2945", "48.8584", "--force"], replies: [[Self.ok]]))
+        let forced = try #require(try run(["go", "2.2945", "48.8584", "--force"], replies: [[Self.ok], [Self.status]]))
         #expect(forced.output.status == 0, "\(forced.output.standardError)")
-        #expect(forced.requests == [#"{"cmd":"go","lat":2.2945,"lon":48.8584}"#])
+        #expect(forced.requests == [#"{"cmd":"go","lat":2.2945,"lon":48.8584}"#, #"{"cmd":"status"}"#])
         #expect(forced.output.standardError.isEmpty)
         // Out of range as typed, in range swapped: refused, with the order spelled out.
         let refused = try #require(try run(["go", "151.2153", "-33.8568"], replies: []))

@@ -30,6 +30,13 @@ struct SummaryTests {
             ])
     }
 
+    @Test("status shows the arrival radius the daemon judges arrival by")
+    func statusRadius() {
+        var status = ReplyDecodingTests.fullStatus
+        status.destination?.radiusMeters = 15
+        #expect(StatusSummary.lines(for: status).contains("destination: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E (arrival within 15 m)"))
+    }
+
     @Test("status on a route: which waypoint of how many, and the distance to the end")
     func statusOnRoute() {
         var status = ReplyDecodingTests.fullStatus

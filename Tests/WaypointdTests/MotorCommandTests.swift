@@ -56,7 +56,9 @@ struct MotorCommandTests {
         for command in ["motor-off", "motor-test"] {
             let output = try ExternalTool.run(waypointd, [command, "--sysfs-root", empty.path])
             #expect(output.status == 1, "\(command)")
-            #expect(output.standardError.contains("no PWM chip 'auto' in /sys/class/pwm; chips present: none"), "\(output.standardError)")
+            #expect(
+                output.standardError.contains("no PWM chip 'auto' in \(empty.path)/sys/class/pwm; chips present: none\n"),
+                "\(output.standardError)")
         }
         let usage = try ExternalTool.run(waypointd, ["motor-off", "--pwm-channel", "x"])
         #expect(usage.status == 64)
@@ -94,7 +96,24 @@ struct MotorOwnerTests {
         let test = try ExternalTool.run(waypointd, ["motor-test", "--sysfs-root", daemon.tree.root.path, "--pwm-chip", "pwmchip0"])
         #expect(test.status == 75, "\(test.standardError)")
         #expect(test.standardError.contains("the motor is driven by process \(daemon.process.processID) (waypointd)"), "\(test.standardError)")
+        // Issue 30, item 11: the daemon on another socket than motor-off asks: the message names
+        // the socket tried and the option.
+        let elsewhere = try ExternalTool.run(
+            waypointd, ["motor-off", "--sysfs-root", daemon.tree.root.path, "--pwm-chip", "pwmchip0", "--socket", "/nonexistent/control.sock"])
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.standardError.contains("asking it to mute on /nonexistent/control.sock failed"), "\(elsewhere.standardError)")
+        #expect(elsewhere.standardError.contains("give its --socket PATH"), "\(elsewhere.standardError)")
         #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    @Test("motor-test names the chip it played on, not the selector (issue 30, item 11)")
+    func motorTestNamesChip() throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let tree = try PWMSysfsTree()
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        let test = try ExternalTool.run(waypointd, ["motor-test", "--pattern", "accepted", "--sysfs-root", tree.root.path])
+        #expect(test.status == 0, "\(test.standardError)")
+        #expect(test.standardOutput.contains("played accepted on PWM chip pwmchip0, channel 0"), "\(test.standardOutput)")
     }
 
     @Test("motor-off while the daemon guides asks it to mute; with --force it writes, and the daemon notices and recovers")

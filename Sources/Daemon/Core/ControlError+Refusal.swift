@@ -32,7 +32,7 @@ extension ControlError {
         case .placeExists(let existing, let newName?):
             self.init(.refused, "a place called \"\(existing)\" exists already; pick another name than \"\(newName)\"")
         case .placeExists(let existing, nil):
-            self.init(.refused, "a place called \"\(existing)\" exists already; replace it, or pick another name")
+            self.init(.refused, "a place called \"\(existing)\" exists already; replace it (place add --replace, or \"replace\":true), or pick another name")
         case .placeMissing(let name):
             self.init(.notFound, "no place is called \"\(name)\"")
         case .placesFull:

@@ -81,7 +81,13 @@ public enum DaemonReplies {
         problems += zoneProblems(pipeline.compassZone)
         if let motorFault { problems.append("motor: \(motorFault); retrying") }
         return StatusReport(
-            state: navigator.state.rawValue, fix: fix, heading: heading, destination: state.currentDestination.map(destination),
+            state: navigator.state.rawValue, fix: fix, heading: heading,
+            // With the radius in effect, its own or the configured one: what arrival is judged by.
+            destination: state.currentDestination.map {
+                var report = destination($0)
+                report.radiusMeters = navigator.destinationRadiusMeters
+                return report
+            },
             bearingDegrees: navigator.course?.bearingDegrees, distanceMeters: navigator.course?.distanceMeters,
             // No turn from a heading the daemon does not trust (every client shows none either).
             errorDegrees: heading.isReliable ? navigator.course?.errorDegrees : nil,
