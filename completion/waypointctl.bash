@@ -2,15 +2,20 @@
 # the names of places and recent destinations when the daemon answers.
 
 _waypointctl_names() {
-    # "Bakery, 48°51'21.6"N …" and "1: Eiffel Tower, 48°…": the name is before the last
-    # ", <digit>"; lines of a bare position have none.
-    local line name
+    # $1: "places", or "all" for places and then recent destinations, each name once; the rest
+    # are --socket PATH. "Bakery, 48°51'21.6"N …" and "1: Eiffel Tower, 48°…": the name is
+    # before the last ", <digit>"; lines of a bare position have none.
+    local kind=$1 line name
+    shift
+    local -A seen=()
     while IFS= read -r line; do
         line=${line#[0-9]: }
         line=${line#[0-9][0-9]: }
         name=${line%, [0-9]*}
-        [[ $name != "$line" && -n $name ]] && printf '%s\n' "$name"
-    done < <(waypointctl "$@" place list 2>/dev/null; waypointctl "$@" recent 2>/dev/null)
+        [[ $name != "$line" && -n $name && -z ${seen[$name]} ]] || continue
+        seen[$name]=1
+        printf '%s\n' "$name"
+    done < <(waypointctl "$@" place list 2>/dev/null; [[ $kind == all ]] && waypointctl "$@" recent 2>/dev/null)
 }
 
 _waypointctl() {
@@ -35,7 +40,7 @@ _waypointctl() {
         --socket|--batch) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --place)
             local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(_waypointctl_names "${socket[@]}")" -- "$cur"))
+            COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")" -- "$cur"))
             return ;;
         --name|--recent|--radius|--seconds|--minutes|--since|--until|--hz|--date|--year|--height-km) return ;;
     esac
@@ -45,7 +50,7 @@ _waypointctl() {
                 COMPREPLY=($(compgen -W "--name --recent --place --force --socket --help" -- "$cur"))
             else
                 local IFS=$'\n'
-                COMPREPLY=($(compgen -W "$(_waypointctl_names "${socket[@]}")" -- "$cur"))
+                COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")" -- "$cur"))
             fi ;;
         status) COMPREPLY=($(compgen -W "--json --socket --help" -- "$cur")) ;;
         watch) COMPREPLY=($(compgen -W "--hz --plain --socket --help" -- "$cur")) ;;
@@ -65,7 +70,7 @@ _waypointctl() {
                 "") COMPREPLY=($(compgen -W "list add mark rename remove --socket --help" -- "$cur")) ;;
                 rename*|remove*)
                     local IFS=$'\n'
-                    COMPREPLY=($(compgen -W "$(_waypointctl_names "${socket[@]}")" -- "$cur")) ;;
+                    COMPREPLY=($(compgen -W "$(_waypointctl_names places "${socket[@]}")" -- "$cur")) ;;
                 *) COMPREPLY=($(compgen -W "--radius --seconds --replace --socket" -- "$cur")) ;;
             esac ;;
         track)
