@@ -11,8 +11,8 @@ import SystemSupport
 /// for systemd's `ExecStopPost=`.
 enum MotorCommands {
     static let help = """
-        usage: waypointd motor-test [--pattern NAME] [--repeat] [MOTOR OPTIONS]
-               waypointd motor-off [MOTOR OPTIONS]
+        usage: waypointd motor-test [--pattern NAME] [--repeat] [MOTOR-OPTIONS]
+               waypointd motor-off [--force] [MOTOR-OPTIONS]
 
         motor-test plays a pattern on the motor (default: test, one second at full drive) and
         switches it off; with --repeat it plays until interrupted (SIGINT or SIGTERM), and the
@@ -28,7 +28,7 @@ enum MotorCommands {
         The motor has one owner: the daemon or motor-test holds a lock on the PWM chip, and
         motor-test refuses (exit 75) while another holds it, naming the holder.
 
-        MOTOR OPTIONS
+        MOTOR-OPTIONS
           --config PATH        the daemon's config file, for its PWM chip, channel and motor
                                settings (default /etc/waypointd/waypointd.conf, if it exists)
           --pwm-chip CHIP      auto, pwmchipN, or the device name, e.g. 1f00098000.pwm

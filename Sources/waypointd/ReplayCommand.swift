@@ -11,7 +11,8 @@ enum ReplayCommand {
         Runs the navigation pipeline, set up by the config file the run used (default: the
         compiled-in settings), over a recording (JSON Lines, see the README) and prints one
         JSON object per IMU sample: {"t","state","heading","bearing","distance","error",
-        "intensity","sharpness"} (true heading in degrees; null where unknown). Deterministic:
+        "intensity","sharpness","correction"} (true heading in degrees; null where unknown;
+        correction as in status: magnetic, coasting or none). Deterministic:
         the magnetic model is evaluated at the recorded fixes' dates. A line that cannot be read
         is reported on standard error with its number and skipped; the exit status is then 1.
         """

@@ -106,16 +106,6 @@ struct MotorOwnerTests {
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
-    @Test("motor-test names the chip it played on, not the selector (issue 30, item 11)")
-    func motorTestNamesChip() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
-        let tree = try PWMSysfsTree()
-        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
-        let test = try ExternalTool.run(waypointd, ["motor-test", "--pattern", "accepted", "--sysfs-root", tree.root.path])
-        #expect(test.status == 0, "\(test.standardError)")
-        #expect(test.standardOutput.contains("played accepted on PWM chip pwmchip0, channel 0"), "\(test.standardOutput)")
-    }
-
     @Test("motor-off while the daemon guides asks it to mute; with --force it writes, and the daemon notices and recovers")
     func motorOffAsksThenForces() async throws {
         guard let daemon = try await SimulatedDaemon(), let waypointd = try ExternalTool.built("waypointd") else { return }

@@ -40,14 +40,14 @@ struct WaypointdUsageTests {
         #expect(output.standardOutput.isEmpty)
     }
 
-    @Test("motor-test says what it played, and that the motor is off")
+    @Test("motor-test says what it played, on which chip (not the selector 'auto': issue 30, item 11), and that the motor is off")
     func motorTestSays() throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }
         let tree = try PWMSysfsTree()
         try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
         let output = try ExternalTool.run(waypointd, ["motor-test", "--pattern", "accepted", "--sysfs-root", tree.root.path])
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardOutput == "motor-test: played accepted on PWM chip auto, channel 0; the motor is off\n")
+        #expect(output.standardOutput == "motor-test: played accepted on PWM chip pwmchip0, channel 0; the motor is off\n")
         #expect(tree.value("pwmchip0/pwm0/duty_cycle") == "0")
     }
 }

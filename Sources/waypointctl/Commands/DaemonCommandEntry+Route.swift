@@ -9,9 +9,8 @@ extension DaemonCommandEntry {
               route [load FILE.gpx|next|previous|reverse|clear]   follow a GPX route waypoint by waypoint
             """,
         help: """
-            usage: waypointctl route [show]
+            usage: waypointctl route [show|next|previous|reverse|clear]
                    waypointctl route load FILE.gpx [--name NAME]
-                   waypointctl route next|previous|reverse|clear
 
             Follow a route waypoint by waypoint. load reads a GPX 1.1 or 1.0 file (from OsmAnd,
             Komoot, gpx.studio, gpsbabel…): its first route (rte), else its first track

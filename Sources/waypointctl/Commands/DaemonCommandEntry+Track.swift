@@ -9,13 +9,14 @@ extension DaemonCommandEntry {
               track export|clear           the breadcrumb trail as GPX on standard output, or forget it
             """,
         help: """
-            usage: waypointctl track export [--since TIME] [--until TIME] > walk.gpx
+            usage: waypointctl track export [--since TIME] [--until TIME]
                    waypointctl track clear
 
             While it has a fix the daemon keeps a breadcrumb trail in its state directory: a
             point every 5 m walked, or every 30 s standing, written once a minute (a power cut
             loses at most the last minute), at most two files of 4 MiB (days of walking; the
-            oldest goes first). export writes it as GPX 1.1 on standard output: one track, a new
+            oldest goes first). export writes it as GPX 1.1 on standard output (redirect it:
+            > walk.gpx): one track, a new
             segment after a gap or a lost fix, with times, elevation, hdop and satellites; the
             count of points goes to standard error. clear forgets it.
 
