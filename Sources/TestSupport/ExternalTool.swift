@@ -75,10 +75,13 @@ public enum ExternalTool {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        // A program that exits without reading all its input must fail its test, not end the
+        // test process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
         // Feed and drain concurrently so neither side fills a pipe buffer and blocks.
         let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()

@@ -15,6 +15,7 @@ enum ReplayCommand {
         correction as in status: magnetic, coasting or none). Deterministic:
         the magnetic model is evaluated at the recorded fixes' dates. A line that cannot be read
         is reported on standard error with its number and skipped; the exit status is then 1.
+        FILE - reads the recording from standard input (at most \(Replay.maximumRecordingBytes / 1_048_576) MiB, as a file).
         """
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
@@ -36,15 +37,27 @@ enum ReplayCommand {
         }
         let bytes: [UInt8]
         do throws(FileReadError) {
-            bytes = try LinuxFileReading().contents(
+            bytes = file == "-" ? try standardInput() : try LinuxFileReading().contents(
                 ofRegularFile: file, maximumBytes: Replay.maximumRecordingBytes, followingLinks: true)
         } catch {
-            return cannotRead(file, "\(error)")
+            return cannotRead(file == "-" ? "standard input" : file, "\(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { return cannotRead(file, "not UTF-8 text") }
         let errors = Replay.run(text, configuration: configuration) { print($0) }
         for error in errors { fputs("waypointd: \(file): \(error)\n", stderr) }
         return errors.isEmpty ? .success : .failure
+    }
+
+    /// A recording piped in (`replay -`), within the same bound as a file's.
+    private static func standardInput() throws(FileReadError) -> [UInt8] {
+        let bytes: [UInt8]
+        do throws(Errno) {
+            bytes = try FileDescriptor(rawValue: STDIN_FILENO).read(upToCount: Replay.maximumRecordingBytes + 1)
+        } catch {
+            throw .failed(error)
+        }
+        guard bytes.count <= Replay.maximumRecordingBytes else { throw .tooLarge(limitBytes: Replay.maximumRecordingBytes) }
+        return bytes
     }
 
     /// Exit status 66 (EX_NOINPUT) for a recording that cannot be read, and why.

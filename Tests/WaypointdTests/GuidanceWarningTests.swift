@@ -118,36 +118,7 @@ struct GuidanceWarningTests {
         #expect(daemon.stop() == 0, "\(daemon.log)")
 
         // Replay: the same states, intensities and headings as live, sample by sample.
-        let waypointd = try #require(try ExternalTool.built("waypointd"))
-        let configuration = try #require(daemon.configurationPath)
-        let replay = try ExternalTool.run(waypointd, ["replay", daemon.recording, "--config", configuration])
-        #expect(replay.status == 0, "\(replay.standardError)")
-        let replayed = replay.standardOutput.split(whereSeparator: \.isNewline).map(String.init)
-        let live = try String(contentsOfFile: daemon.recording, encoding: .utf8).split(whereSeparator: \.isNewline)
-            .compactMap { line in
-                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["live"] as? [String: Any]
-            }
-        #expect(live.count == replayed.count, "live \(live.count) samples, replay \(replayed.count)")
-        var mismatches = 0
-        for (liveOutput, line) in zip(live, replayed) {
-            let replayOutput = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            for key in ["t", "state", "heading", "bearing", "distance", "error", "intensity", "sharpness"] {
-                let a = liveOutput[key], b = replayOutput[key]
-                let same: Bool
-                if let x = a as? Double, let y = b as? Double {
-                    same = abs(x - y) <= 1e-9
-                } else if let x = a as? String, let y = b as? String {
-                    same = x == y
-                } else {
-                    same = a is NSNull && b is NSNull
-                }
-                if !same {
-                    mismatches += 1
-                    if mismatches <= 5 { Issue.record("\(key): live \(String(describing: a)), replay \(String(describing: b))") }
-                }
-            }
-        }
-        #expect(mismatches == 0)
+        let live = try daemon.expectReplayMatchesLive()
         let states = Set(live.compactMap { $0["state"] as? String })
         #expect(states.isSuperset(of: ["guiding", "no-fix", "no-heading"]), "\(states)")
     }

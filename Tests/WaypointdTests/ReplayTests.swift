@@ -73,6 +73,29 @@ struct ReplayTests {
         #expect(rms < 1, "RMS heading error \(rms)°")
     }
 
+    @Test("a recording made while go and clear come every 70 ms replays exactly: t never goes back, every live line matches (issue 30, item 5)")
+    func manyRequests() async throws {
+        guard let daemon = try await SimulatedDaemon() else { return }
+        let client = try daemon.client()
+        for round in 0..<60 {
+            let request = round % 3 == 2 ? #"{"cmd":"clear"}"# : round % 2 == 0 ? SimulatedDaemon.far : #"{"cmd":"go","lat":48.8556,"lon":2.2995}"#
+            #expect(client.request(request)?["class"] as? String == "OK")
+            try await Task.sleep(for: .milliseconds(70))
+        }
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        let live = try daemon.expectReplayMatchesLive()
+        #expect(live.count > 50, "\(live.count) samples")
+    }
+
+    @Test("replay - reads the recording from standard input")
+    func standardInput() throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let (text, truth) = Self.recording()
+        let output = try ExternalTool.run(waypointd, ["replay", "-"], input: text)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.split(separator: "\n").count == truth.count)
+    }
+
     @Test("a bad line is reported with its number and skipped; an unreadable file exits 66")
     func badLines() throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }

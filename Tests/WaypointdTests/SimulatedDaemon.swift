@@ -108,6 +108,48 @@ final class SimulatedDaemon {
         return process.waitForExit()
     }
 
+    /// Replays the stopped daemon's recording (`waypointd replay`, with its configuration) and
+    /// expects every `live` line to be what the replay prints for it, field by field, and the
+    /// recording's times never to go back (issue 30, item 5: events recorded in the order the
+    /// core applied them). Returns the live lines.
+    @discardableResult
+    func expectReplayMatchesLive(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        let waypointd = try #require(try ExternalTool.built("waypointd"), sourceLocation: sourceLocation)
+        let replay = try ExternalTool.run(waypointd, ["replay", recording] + (configurationPath.map { ["--config", $0] } ?? []))
+        #expect(replay.status == 0, "\(replay.standardError)", sourceLocation: sourceLocation)
+        let replayed = replay.standardOutput.split(whereSeparator: \.isNewline).map(String.init)
+        let lines = try String(contentsOfFile: recording, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .compactMap { line in try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] }
+        let times = lines.compactMap { $0["t"] as? Double }
+        let backwards = zip(times, times.dropFirst()).filter { $0.1 < $0.0 }
+        #expect(backwards.isEmpty, "t goes back \(backwards.count) times, first \(backwards.first.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
+        let live = lines.compactMap { $0["live"] as? [String: Any] }
+        #expect(live.count == replayed.count, "live \(live.count) samples, replay \(replayed.count)", sourceLocation: sourceLocation)
+        var mismatches = 0
+        for (liveOutput, line) in zip(live, replayed) {
+            let replayOutput = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for key in ["t", "state", "heading", "bearing", "distance", "error", "intensity", "sharpness", "correction"] {
+                let a = liveOutput[key], b = replayOutput[key]
+                let same: Bool
+                if let x = a as? Double, let y = b as? Double {
+                    same = abs(x - y) <= 1e-9
+                } else if let x = a as? String, let y = b as? String {
+                    same = x == y
+                } else {
+                    same = (a == nil || a is NSNull) && (b == nil || b is NSNull)
+                }
+                if !same {
+                    mismatches += 1
+                    if mismatches <= 5 {
+                        Issue.record("\(key): live \(String(describing: a)), replay \(String(describing: b))", sourceLocation: sourceLocation)
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0, sourceLocation: sourceLocation)
+        return live
+    }
+
     /// The last lines of the daemon's log, for failure messages.
     var log: String { process.errors.map(\.text).suffix(40).joined(separator: "\n") }
 

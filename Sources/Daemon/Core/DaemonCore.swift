@@ -121,6 +121,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             let outcome = core.fix(fix, at: at)
             if let waypoint = outcome.waypointRecord { recorder?.record(waypoint.kind, at: waypoint.seconds) }
             recorder?.record(outcome.record.kind, at: outcome.record.seconds)
+            record(outcome.effects)
             deliver(outcome.actions)
             publish(core.state)
             return outcome
@@ -201,7 +202,11 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     public func start() {
         let at = now
         requests.withLock { _ in
-            let (effects, persistent) = core.withLock { ($0.start(at: at), $0.persistent) }
+            let (effects, persistent) = core.withLock { core in
+                let effects = core.start(at: at)
+                record(effects)
+                return (effects, core.persistent)
+            }
             _ = perform(effects, done: "restored", persistent: persistent)
         }
     }
@@ -278,7 +283,11 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         let context = DaemonState.RequestContext(
             seconds: now, utcSeconds: wallClock(), isPatternPlaying: motor.isPlayingPattern,
             storedTrail: trailFiles.map { DaemonState.readsTrail(request) ? $0.contents() : [] })
-        let (outcome, snapshot) = core.withLock { core in (core.handle(request, context), core) }
+        let (outcome, snapshot) = core.withLock { core in
+            let outcome = core.handle(request, context)
+            record(outcome.effects)
+            return (outcome, core)
+        }
         let reply: ControlReply =
             switch outcome.reply {
             case .success(let answer): DaemonReplies.reply(answer, state: snapshot, at: context.seconds, motor: motor)
@@ -303,7 +312,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             case .silence: motor.silence()
             case .destinationChanged(let coordinate): hooks.destinationChanged(coordinate)
             case .calibratingChanged(let calibrating): hooks.calibratingChanged(calibrating)
-            case .record(let event): recorder?.record(event.kind, at: event.seconds)
+            case .record: break  // recorded under the core's lock, by `record(_:)`
             case .log(let level, let message, let metadata): log(level, message, metadata)
             case .appendTrail(let append): submit(append)
             case .clearTrail(let generation):
@@ -325,6 +334,14 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         }
         core.withLock { publish($0.state) }
         return failure
+    }
+
+    /// Records an event's pipeline events; called under the core's lock, so that they are
+    /// written in the order the core applied them, between the samples before and after (a
+    /// sample on another thread would otherwise be written first, and replay would differ).
+    private func record(_ effects: [DaemonState.Effect]) {
+        guard let recorder else { return }
+        for case .record(let event) in effects { recorder.record(event.kind, at: event.seconds) }
     }
 
     private func log(_ level: DaemonState.LogLevel, _ message: String, _ metadata: [String: String]) {
