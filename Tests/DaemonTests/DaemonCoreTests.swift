@@ -128,6 +128,41 @@ struct DaemonCoreTests {
         #expect(await rig.reply(.back(minutes: nil)) == .error(ControlError(.refused, "no trail since the daemon started: it keeps one while it has a fix; try back --minutes N")))
     }
 
+    @Test("back after a restart (issue 30, item 7): the trail since guidance last started, not since the restart; none said clearly")
+    func backAfterRestart() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        // 40 s of walking before any destination: not part of the way back.
+        for second in 0..<40 { rig.walk(north: Double(second) * 1.4, second: second) }
+        let far = DaemonStateRouteTests.point(0, 2000)
+        #expect(await rig.reply(.go(latitude: far.latitudeDegrees, longitude: far.longitudeDegrees, name: "far")) == .ok)
+        for second in 40..<150 { rig.walk(north: Double(second) * 1.4, second: second) }
+        rig.core.stop()
+
+        let restarted = try Rig(directory: rig.directory)
+        for second in 150..<153 { restarted.walk(north: Double(second) * 1.4, second: second) }
+        guard case .route(let back?) = await restarted.reply(.back(minutes: nil)) else {
+            Issue.record("no ROUTE reply to back")
+            return
+        }
+        // A straight walk north: one waypoint back, 150 m away, not the few metres since the restart.
+        #expect((back.remainingMeters ?? 0) > 140, "\(back)")
+        let last = try #require(await Self.lastWaypoint(of: restarted))
+        #expect(last.name == "start of the trail")
+        // Where guidance started: 39 × 1.4 m north (the last fix before go), not the start of
+        // the walk and not where the daemon restarted.
+        let metersNorth = (last.latitude - DaemonStateRouteTests.point(0, 0).latitudeDegrees) * 111_200
+        #expect(abs(metersNorth - 39 * 1.4) < 6, "back ends \(metersNorth) m north")
+
+        // Guidance started, and no fix since: said so.
+        let fresh = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: fresh.directory) }
+        #expect(await fresh.reply(.go(latitude: far.latitudeDegrees, longitude: far.longitudeDegrees, name: "far")) == .ok)
+        #expect(
+            await fresh.reply(.back(minutes: nil))
+                == .error(ControlError(.refused, "no trail since guidance last started: it keeps one while it has a fix; try back --minutes N for an older one")))
+    }
+
     /// The route's last waypoint, stepping to it with `route next`.
     static func lastWaypoint(of rig: Rig) async -> DestinationReport? {
         guard case .route(var report?) = await rig.reply(.route(.show)) else { return nil }

@@ -48,6 +48,10 @@ extension ControlError {
             self.init(.refused, "the trail was rotated or cleared during the export; export again")
         case .noTrail(nil):
             self.init(.refused, "no trail since the daemon started: it keeps one while it has a fix; try back --minutes N")
+        case .noTrailSinceGuidance:
+            self.init(
+                .refused,
+                "no trail since guidance last started: it keeps one while it has a fix; try back --minutes N for an older one")
         case .noTrail(let minutes?):
             self.init(.refused, "no trail in the last \(DecimalFormat.fixed(minutes, fractionDigits: 0)) minutes")
         }

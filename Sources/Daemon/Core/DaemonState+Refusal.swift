@@ -42,5 +42,7 @@ extension DaemonState {
         /// `back` with no trail since the daemon started (`minutes` nil) or in the last
         /// `minutes`.
         case noTrail(minutes: Double?)
+        /// `back` with no trail since guidance last started.
+        case noTrailSinceGuidance
     }
 }

@@ -51,6 +51,17 @@ extension DaemonState {
     ///
     /// - Returns: The effects to perform, then the answer to build (or the refusal).
     public mutating func handle(_ request: ControlRequest, _ context: RequestContext) -> Outcome {
+        let outcome = dispatch(request, context)
+        switch (request, outcome.reply) {
+        case (.go, .success), (.goRecent, .success), (.goPlace, .success), (.route(.load), .success):
+            markGuidanceStart(utcSeconds: context.utcSeconds)
+        default:
+            break
+        }
+        return outcome
+    }
+
+    private mutating func dispatch(_ request: ControlRequest, _ context: RequestContext) -> Outcome {
         let seconds = context.seconds
         switch request {
         case .go(let latitude, let longitude, let name):

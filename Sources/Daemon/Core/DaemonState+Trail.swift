@@ -42,13 +42,23 @@ extension DaemonState {
         }
     }
 
-    /// `back`: the trail of the last `minutes` (nil: since the daemon started) walked in
-    /// reverse, loaded as a route.
+    /// `back`: the trail walked in reverse, loaded as a route: of the last `minutes`, else since
+    /// guidance last started (a mark the trail keeps across restarts), else since the daemon
+    /// started.
     mutating func back(minutes: Double?, storedTrail: [UInt8]?, at seconds: Double) -> Outcome {
         guard let storedTrail else { return .refused(.noTrailKept) }
-        let since = minutes.map { (trail.latestSeconds ?? 0) - $0 * 60 } ?? trail.sessionStartSeconds ?? .infinity
+        let guidanceStart = minutes == nil ? trail.latestGuidanceStart(stored: storedTrail) : nil
+        let since = minutes.map { (trail.latestSeconds ?? 0) - $0 * 60 } ?? guidanceStart ?? trail.sessionStartSeconds ?? .infinity
         let waypoints = BackRoute.waypoints(from: trail.points(stored: storedTrail, since: since).map(\.coordinate))
-        guard !waypoints.isEmpty else { return .refused(.noTrail(minutes: minutes)) }
+        guard !waypoints.isEmpty else {
+            return .refused(guidanceStart != nil ? .noTrailSinceGuidance : .noTrail(minutes: minutes))
+        }
         return load(SavedRoute(name: "back", waypoints: waypoints), at: seconds)
+    }
+
+    /// Marks the trail where guidance starts (`go`, `route load`), at the latest fix's time, or
+    /// the wall clock's before any fix.
+    mutating func markGuidanceStart(utcSeconds: Int64) {
+        trail.guidanceStarted(atUTC: pipeline.fix?.time?.posixSeconds ?? Double(utcSeconds))
     }
 }

@@ -39,6 +39,8 @@ public struct TrailLog: Sendable {
         public var generation: Int
         /// Whether `trail.log` is set aside as `trail.1.log` before the points are appended.
         public var rotatesFirst: Bool
+        /// When guidance started, written first as a `G` line: not yet in the file.
+        public var guidanceStart: Double? = nil
     }
 
     /// What an append did.
@@ -104,6 +106,13 @@ public struct TrailLog: Sendable {
     public private(set) var sessionStartSeconds: Double?
     /// The time of the newest point kept since the daemon started.
     public private(set) var latestSeconds: Double?
+    /// When guidance last started (`go`, `route load`), UTC POSIX seconds, as this daemon set
+    /// it; written into `trail.log` as a `G` line with the next append, so that `back` finds
+    /// it after a restart (``latestGuidanceStart(stored:)``).
+    public private(set) var guidanceStartSeconds: Double?
+    private var guidanceStartUnwritten = false
+    /// Whether an append is under way (``appending`` counts its points; it may have none).
+    private var isAppending = false
     /// Appends done so far, each with one `fsync`: for tests of the write rate.
     public private(set) var appendCount = 0
 
@@ -130,7 +139,7 @@ public struct TrailLog: Sendable {
         if let point = thinner.take(fix, at: seconds) {
             sessionStartSeconds = sessionStartSeconds ?? point.utcSeconds
             latestSeconds = point.utcSeconds
-            if waiting.count >= limits.bufferedPoints * 2, appending == 0 { waiting.removeFirst(limits.bufferedPoints) }
+            if waiting.count >= limits.bufferedPoints * 2, !isAppending { waiting.removeFirst(limits.bufferedPoints) }
             waiting.append(point)
         }
         if lastFlushSeconds == nil { lastFlushSeconds = seconds }
@@ -142,10 +151,33 @@ public struct TrailLog: Sendable {
     /// The append of every waiting point, when there are any and none is under way (at stop,
     /// or when due).
     public mutating func flush(at seconds: Double? = nil) -> Append? {
-        guard appending == 0, !waiting.isEmpty else { return nil }
+        guard !isAppending, !waiting.isEmpty || guidanceStartUnwritten else { return nil }
         if let seconds { lastFlushSeconds = seconds }
         appending = waiting.count
-        return Append(count: waiting.count, generation: generation, rotatesFirst: currentFileBytes > limits.fileBytes)
+        isAppending = true
+        return Append(
+            count: waiting.count, generation: generation, rotatesFirst: currentFileBytes > limits.fileBytes,
+            guidanceStart: guidanceStartUnwritten ? guidanceStartSeconds : nil)
+    }
+
+    /// Guidance started at `seconds` (UTC POSIX): `back` walks the trail from here on, across
+    /// restarts once the next append has written it.
+    public mutating func guidanceStarted(atUTC seconds: Double) {
+        guidanceStartSeconds = seconds
+        guidanceStartUnwritten = true
+    }
+
+    /// When guidance last started: this daemon's own mark, or the newest `G` line of the files
+    /// (a mark from before a restart); nil if neither has one.
+    public func latestGuidanceStart(stored: [UInt8]) -> Double? {
+        var latest = guidanceStartSeconds
+        for line in stored.split(separator: UInt8(ascii: "\n")) where line.first == UInt8(ascii: "G") {
+            let fields = line.split(separator: UInt8(ascii: " "))
+            guard fields.count == 2, let seconds = Double(String(decoding: fields[1], as: UTF8.self)), seconds.isFinite
+            else { continue }
+            latest = max(latest ?? seconds, seconds)
+        }
+        return latest
     }
 
     /// What came of an append: the points written leave memory; after a failure they wait for
@@ -153,6 +185,7 @@ public struct TrailLog: Sendable {
     public mutating func written(_ append: Append, _ outcome: Written) {
         guard append.generation == generation else { return }
         appending = 0
+        isAppending = false
         if outcome.rotated {
             currentFileBytes = 0
             generation += 1
@@ -161,12 +194,19 @@ public struct TrailLog: Sendable {
         appendCount += 1
         currentFileBytes += outcome.bytes
         waiting.removeFirst(min(append.count, waiting.count))
+        if let start = append.guidanceStart, start == guidanceStartSeconds { guidanceStartUnwritten = false }
     }
 
     /// The lines of an append's points, appended to `bytes`: nothing allocates once `bytes` has
     /// room for them.
     public func appendLines(_ append: Append, to bytes: inout [UInt8]) {
         guard append.generation == generation else { return }
+        if let start = append.guidanceStart {
+            bytes.append(UInt8(ascii: "G"))
+            bytes.append(UInt8(ascii: " "))
+            DecimalFormat.appendFixed(start, fractionDigits: 3, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
         for point in waiting.prefix(append.count) { point.appendLine(to: &bytes) }
     }
 
@@ -175,6 +215,7 @@ public struct TrailLog: Sendable {
     public mutating func clear() -> Int {
         waiting.removeAll(keepingCapacity: true)
         appending = 0
+        isAppending = false
         currentFileBytes = 0
         generation += 1
         return generation

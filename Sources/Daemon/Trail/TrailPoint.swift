@@ -10,7 +10,8 @@ import Geodesy
 /// `S` starts a segment (after a gap or a lost fix), `P` continues one; then the fix's UTC
 /// time (POSIX seconds), latitude and longitude (degrees, 7 decimals: 1 cm), altitude above
 /// mean sea level (m, what GPX's `ele` holds), eph (m), HDOP and satellites used, `-` where
-/// unknown.
+/// unknown. A line `G 1782950400.000` marks when guidance started (``TrailLog``), for `back`;
+/// it is no point, and exports skip it.
 public struct TrailPoint: Sendable, Hashable {
     /// The fix's time, seconds since 1970 UTC.
     public var utcSeconds: Double

@@ -11,9 +11,11 @@ extension DaemonCommandEntry {
         help: """
             usage: waypointctl back [--minutes N]
 
-            Guide back the way you came: the breadcrumb trail since the daemon started (or of the
-            last N minutes), in reverse, simplified to waypoints about 20 m apart, followed as a
-            route (see 'waypointctl route --help'); the last waypoint is the start of the trail.
+            Guide back the way you came: the breadcrumb trail since guidance last started (the
+            last go or route load, restarts included; before any, since the daemon started), or
+            of the last N minutes, in reverse, simplified to waypoints about 20 m apart, followed
+            as a route (see 'waypointctl route --help'); the last waypoint is the start of the
+            trail.
 
             --minutes N    the trail of the last N minutes, 1 to \(Int(ControlProtocol.ControlRequest.maximumBackMinutes))
             \(DaemonCommandEntry.socketOption)
