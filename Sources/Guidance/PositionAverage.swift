@@ -4,8 +4,8 @@ import Geodesy
 /// that does not flatter: pure.
 ///
 /// The position is the mean of the fixes weighted by 1/eph². The error is what the fixes'
-/// eph (gpsd's 95 % radius) allows for their mean, and no less than their own scatter about it
-/// (the wearer may have moved). A receiver's error is mostly an offset that drifts over about
+/// eph (gpsd's 95 % radius) allows for their mean, and no less than the distance of the
+/// farthest fix from it (the wearer may have moved: the radius covers every place they stood). A receiver's error is mostly an offset that drifts over about
 /// a minute (multipath, the atmosphere), not noise that averages away: consecutive fixes share
 /// it. So the fixes count as ``errorCorrelationSeconds``-spaced independent ones, and a few
 /// seconds of them are worth barely more than one: averaging removes the jitter, the reported
@@ -35,16 +35,28 @@ public enum PositionAverage {
         }
     }
 
+    /// An average.
+    public struct Average: Sendable, Hashable {
+        /// The position.
+        public var coordinate: Coordinate
+        /// Its 95 % error radius, metres.
+        public var errorMeters: Double
+        /// One typical fix's eph, metres: how far a fix may stray while the wearer stands still.
+        public var fixErrorMeters: Double
+        /// From the earliest fix to the latest, metres: more than ``fixErrorMeters`` says the
+        /// wearer walked, and the average is of a path, not of a place.
+        public var movedMeters: Double
+    }
+
     /// The average of `samples`, or nil when there are none.
-    /// - Returns: The position and its 95 % error radius, metres.
-    public static func of(_ samples: some Collection<Sample>) -> (coordinate: Coordinate, errorMeters: Double)? {
+    public static func of(_ samples: some Collection<Sample>) -> Average? {
         guard let first = samples.first else { return nil }
         let plane = LocalPlane(origin: first.coordinate)
         var weightSum = 0.0
         var east = 0.0
         var north = 0.0
-        var earliest = first.seconds
-        var latest = first.seconds
+        var earliest = first
+        var latest = first
         for sample in samples {
             let eph = max(sample.errorMeters ?? unknownErrorMeters, 0.1)
             let weight = 1 / (eph * eph)
@@ -52,24 +64,28 @@ public enum PositionAverage {
             east += weight * offset.east
             north += weight * offset.north
             weightSum += weight
-            earliest = min(earliest, sample.seconds)
-            latest = max(latest, sample.seconds)
+            if sample.seconds < earliest.seconds { earliest = sample }
+            if sample.seconds > latest.seconds { latest = sample }
         }
         east /= weightSum
         north /= weightSum
-        var scatter = 0.0
+        var farthestSquared = 0.0
         for sample in samples {
             let offset = plane.offset(of: sample.coordinate)
             let (de, dn) = (offset.east - east, offset.north - north)
-            scatter += de * de + dn * dn
+            farthestSquared = max(farthestSquared, de * de + dn * dn)
         }
         let count = Double(samples.count)
-        let rootMeanSquareScatter = (scatter / count).squareRoot()
         // The eph of one typical fix (1/eph² averaged), then shrunk by the independent fixes
         // the span holds.
         let typicalEph = (count / weightSum).squareRoot()
-        let independent = min(count, 1 + (latest - earliest) / errorCorrelationSeconds)
-        let error = max(typicalEph / independent.squareRoot(), rootMeanSquareScatter)
-        return (plane.coordinate(east: east, north: north), error)
+        let independent = min(count, 1 + (latest.seconds - earliest.seconds) / errorCorrelationSeconds)
+        let (start, end) = (plane.offset(of: earliest.coordinate), plane.offset(of: latest.coordinate))
+        let moved = ((end.east - start.east) * (end.east - start.east) + (end.north - start.north) * (end.north - start.north))
+            .squareRoot()
+        return Average(
+            coordinate: plane.coordinate(east: east, north: north),
+            errorMeters: max(typicalEph / independent.squareRoot(), farthestSquared.squareRoot()), fixErrorMeters: typicalEph,
+            movedMeters: moved)
     }
 }

@@ -193,5 +193,14 @@ struct DaemonStateRouteTests {
         #expect(report.errorMeters >= 3.5 && report.errorMeters <= 4.5, "one fix's eph (4 m), barely shrunk: \(report.errorMeters)")
         #expect(report.place.radiusMeters == 6)
         #expect(state.persistent.places.place(named: "car")?.arrivalRadiusMeters == 6)
+
+        // Issue 30, item 4: marked while walking (14 m in the 10 s averaged, eph 4 m): refused,
+        // saying how far (12.6 m over the fixes of the last 10 s), rather than a mark in the middle of the path claimed within 4.6 m.
+        var walking = DaemonStateTests.fresh()
+        for second in 0..<11 { _ = walking.fix(Self.fix(Self.point(0, Double(second) * 1.4)), at: Double(second)) }
+        #expect(
+            walking.place(.mark(name: "Bench", seconds: 10, radiusMeters: nil, replacing: false), at: 10.5).reply
+                == .failure(ControlError(.refused, "the fixes moved 13 m in the 10 s averaged, more than their 4.0 m error: stand still and mark again")))
+        #expect(walking.persistent.places.isEmpty)
     }
 }

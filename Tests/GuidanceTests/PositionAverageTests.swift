@@ -53,17 +53,19 @@ struct PositionAverageTests {
         #expect(held >= 90, "the truth inside the reported error in \(held) of 100")
     }
 
-    @Test("fixes without eph count as 50 m; a wearer who walked while marking gets their scatter as the error")
+    @Test("fixes without eph count as 50 m; a wearer who walked while marking gets the farthest fix as the error, and how far they moved")
     func unknownErrorAndScatter() {
         let plane = LocalPlane(origin: Self.truth)
         let still = [PositionAverage.Sample(coordinate: Self.truth, errorMeters: nil, seconds: 0)]
         #expect(PositionAverage.of(still)?.errorMeters == 50)
-        // 10 m walked during the mark, eph 3 m: the scatter (rms 3.5 m) outweighs the eph.
+        // 10 m walked during the mark, eph 3 m: the farthest fix (5 m from the mean) outweighs
+        // the eph (issue 30, item 4: the rms scatter, 3.5 m, said less than the walk).
         let walked = (0...4).map { PositionAverage.Sample(coordinate: plane.coordinate(east: 2.5 * Double($0), north: 0), errorMeters: 3, seconds: Double($0)) }
         let average = PositionAverage.of(walked)!
         #expect(abs(plane.offset(of: average.coordinate).east - 5) < 0.01)
-        // Deviations −5, −2.5, 0, 2.5, 5 m: mean square 12.5 m².
-        #expect(abs(average.errorMeters - 12.5.squareRoot()) < 0.01)
+        #expect(abs(average.errorMeters - 5) < 0.01)
+        #expect(abs(average.movedMeters - 10) < 0.01)
+        #expect(abs(average.fixErrorMeters - 3) < 0.01)
         #expect(PositionAverage.of([PositionAverage.Sample]()) == nil)
     }
 }

@@ -40,6 +40,12 @@ extension ControlError {
         case .noFixToMark(let seconds):
             let span = DecimalFormat.short(seconds, maximumFractionDigits: 1)
             self.init(.refused, "no fix with a position in the last \(span) s; mark needs to know where you are")
+        case .movedWhileMarking(let meters, let seconds, let fixError):
+            self.init(
+                .refused,
+                "the fixes moved \(DecimalFormat.fixed(meters, fractionDigits: 0)) m in the "
+                    + "\(DecimalFormat.short(seconds, maximumFractionDigits: 1)) s averaged, more than their "
+                    + "\(DecimalFormat.fixed(fixError, fractionDigits: 1)) m error: stand still and mark again")
         case .noTrailKept:
             self.init(.refused, "this daemon keeps no trail")
         case .badCursor:

@@ -34,6 +34,11 @@ extension DaemonState {
             case .mark(let name, let span, let radius, let replacing):
                 let samples = recentFixes.since(span, before: max(seconds, lastSeconds))
                 guard let average = PositionAverage.of(samples) else { return .refused(.noFixToMark(seconds: span)) }
+                // Averaging assumes the wearer stands still; fixes that moved farther than
+                // their own error are a walk, and its middle is no place.
+                guard average.movedMeters <= average.fixErrorMeters else {
+                    return .refused(.movedWhileMarking(meters: average.movedMeters, seconds: span, fixErrorMeters: average.fixErrorMeters))
+                }
                 let place = SavedDestination(coordinate: average.coordinate, name: name, arrivalRadiusMeters: radius)
                 try book.add(place, replacing: replacing)
                 answer = .placeMarked(place, errorMeters: average.errorMeters, fixes: samples.count)

@@ -33,6 +33,9 @@ extension DaemonState {
         case placesFull
         /// `place mark` with no fix with a position in the last `seconds`.
         case noFixToMark(seconds: Double)
+        /// `place mark` whose fixes moved `meters` in the `seconds` averaged, more than their
+        /// error: the wearer walked.
+        case movedWhileMarking(meters: Double, seconds: Double, fixErrorMeters: Double)
         /// `track` or `back` from a daemon that keeps no trail.
         case noTrailKept
         /// A `track export` cursor that is not one this daemon made.
