@@ -37,7 +37,7 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) did not become writable in time: is the user in the 'gpio' group, "
                 + "and does a udev rule grant the group write access to exported PWM channels?"
         case .failed(let action, let error):
-            return "cannot \(action) (\(error.path)): \(Self.explain(error.errno.rawValue))"
+            return "cannot \(action) (\(error.path)): \(Self.explain(error.errno.rawValue, asRoot: geteuid() == 0))"
         case .heldElsewhere(let holder):
             let who = holder.map { "process \($0)" } ?? "another process"
             return "the motor is driven by \(who); stop it first (systemctl stop waypointd), "
@@ -48,14 +48,18 @@ public enum PWMError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The kernel's errno in words, with the usual cause on a Pi.
-    static func explain(_ errno: Int32) -> String {
+    /// The kernel's errno in words, with the usual cause on a Pi; `asRoot` when the process
+    /// runs as root, whom no group would help.
+    static func explain(_ errno: Int32, asRoot: Bool) -> String {
         let text = String(cString: strerror(errno))
         switch errno {
         case EINVAL:
             return "\(text): the kernel refused the value (duty above the period, a write before the "
                 + "period is set, or a period the hardware cannot make)"
         case EBUSY: return "\(text): another driver or process is using the channel"
+        case EACCES where asRoot, EPERM where asRoot:
+            return "\(text), even as root: the kernel or a sandbox refuses it (a read-only /sys, systemd's "
+                + "ProtectKernelTunables= or DevicePolicy=, a container), not a file's permissions"
         case EACCES, EPERM:
             return "\(text): add the user to the 'gpio' group (Raspberry Pi OS's udev rule grants it) or run as root"
         case EROFS:

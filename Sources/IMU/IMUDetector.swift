@@ -194,8 +194,10 @@ public struct IMUDetector {
         var probes: [Probe] = []
         var magnetometers: [IMUChipPlacement] = []
         var accelerometers: [IMUChipPlacement] = []
-        /// Set when the bus itself cannot be opened, so every address would fail alike.
-        var busUnusable = false
+        /// Why the bus itself cannot be opened, so every address would fail alike; nil while
+        /// it can.
+        var busUnusableCause: String?
+        var busUnusable: Bool { busUnusableCause != nil }
 
         func found(_ chip: IMUChip, at address: UInt8) -> Bool {
             (magnetometers + accelerometers).contains { $0.chip == chip && $0.address == address }
@@ -225,7 +227,9 @@ public struct IMUDetector {
                 scan.record(Probe(address: address, verdict: .failed(cause), reason: Self.explain(cause)))
                 // Opening the bus failed (no register involved) for a reason no other address
                 // can escape: stop rather than repeat it for every address.
-                if cause.register == nil, Self.busWideErrnos.contains(cause.errno.rawValue) { scan.busUnusable = true }
+                if cause.register == nil, Self.busWideErrnos.contains(cause.errno.rawValue) {
+                    scan.busUnusableCause = Self.explain(cause)
+                }
             }
         }
     }
@@ -436,8 +440,9 @@ public struct IMUDetector {
         var result = Result(
             bus: bus.number, probes: [], magnetometers: scan.magnetometers, accelerometers: scan.accelerometers,
             matchingPresets: [], selection: nil, problem: nil, unused: [])
-        if scan.busUnusable {
-            result.problem = "i2c-\(bus.number) cannot be used (see the error above)"
+        if let cause = scan.busUnusableCause {
+            // The problem stands alone (status shows it without the probes): the cause in it.
+            result.problem = "i2c-\(bus.number) cannot be used: \(cause)"
             return finish(result, scan: scan)
         }
         guard let firstMagnetometer = scan.magnetometers.first else {

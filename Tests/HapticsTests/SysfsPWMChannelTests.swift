@@ -70,6 +70,16 @@ struct SysfsPWMChannelTests {
         #expect(tree.value("pwmchip0/pwm0/enable") == "0")
     }
 
+    @Test("EPERM or EACCES: the gpio group advised to a user, never to root (issue 30, item 16)")
+    func permissionAdvice() {
+        for errno in [EPERM, EACCES] {
+            #expect(PWMError.explain(errno, asRoot: false).contains("add the user to the 'gpio' group"))
+            let asRoot = PWMError.explain(errno, asRoot: true)
+            #expect(!asRoot.contains("gpio"), "\(asRoot)")
+            #expect(asRoot.contains("even as root"), "\(asRoot)")
+        }
+    }
+
     @Test("a missing chip names the chips present; a channel past npwm and a claimed channel are explained")
     func missing() throws {
         let tree = try PWMSysfsTree(devices: ["1f00098000.pwm", "1f0009c000.pwm"])

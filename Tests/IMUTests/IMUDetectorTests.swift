@@ -326,7 +326,8 @@ struct IMUDetectorTests {
                 I2C bus i2c-3:
                   0x6A: error: i2c-3 device 0x6A: open /dev/i2c-3 failed: No such file or directory (errno 2); \
                 no such bus; enable I2C (dtparam=i2c_arm=on) or pick another bus
-                No IMU: i2c-3 cannot be used (see the error above)
+                No IMU: i2c-3 cannot be used: i2c-3 device 0x6A: open /dev/i2c-3 failed: No such file or directory \
+                (errno 2); no such bus; enable I2C (dtparam=i2c_arm=on) or pick another bus
                 """)
     }
 

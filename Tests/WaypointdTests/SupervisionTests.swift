@@ -162,8 +162,55 @@ struct SupervisionTests {
         let status = try #require(client.request(#"{"cmd":"status"}"#))
         let problems = status["problems"] as? [String] ?? []
         #expect(problems.contains { $0.hasPrefix("imu: ") && $0.contains("i2c-57") }, "\(problems)")
+        // Issue 30, item 16: the problem says why on its own; there is no error "above" it.
+        #expect(problems.contains { $0.contains("i2c-57 cannot be used: ") && $0.contains("No such file or directory") }, "\(problems)")
+        #expect(!problems.contains { $0.contains("see the error above") }, "\(problems)")
         kill(process.processID, SIGTERM)
         #expect(process.waitForExit() == 0, "\(log)")
+    }
+
+    @Test("a hung gpsd (stopped, its socket open) is named in problems while it lasts (issue 30, item 16)")
+    func hungGPSD() async throws {
+        guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }
+        defer { gpsd.stop() }
+        let feeder = GPSCommandTests.Feeder(gpsd, log: GPSCommandTests.fixedLog)
+        defer { feeder.stop() }
+        let tree = try SimulatedDaemon.motorTree()
+        let root = tree.root
+        let configuration = root.appendingPathComponent("waypointd.conf")
+        try "gpsd \(gpsd.address)\ni2c-bus 57\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let socket = root.appendingPathComponent("control.sock").path
+        let process = try ChildProcess(
+            waypointd,
+            ["--config", configuration.path, "--socket", socket, "--state-dir", root.appendingPathComponent("state").path,
+             "--sysfs-root", root.path])
+        defer { process.terminate() }
+        try #require(await SimulatedDaemon.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
+        let client = try ControlClient(path: socket)
+        #expect(client.receive()?["class"] as? String == "VERSION")
+        func gpsProblems() -> [String] {
+            (client.request(#"{"cmd":"status"}"#)?["problems"] as? [String] ?? []).filter { $0.hasPrefix("gps: ") }
+        }
+        func waitFor(seconds: Double, _ condition: ([String]) -> Bool) async throws -> [String]? {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < deadline {
+                let problems = gpsProblems()
+                if condition(problems) { return problems }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return nil
+        }
+        let flowing = try await waitFor(seconds: 15) { _ in
+            (client.request(#"{"cmd":"status"}"#)?["fix"] as? [String: Any])?["mode"] as? Int == 3
+        }
+        try #require(flowing != nil, "no fix from gpsd: \(process.errors.map(\.text))")
+        #expect(gpsProblems().isEmpty)
+        gpsd.suspend()
+        let hung = try await waitFor(seconds: 8) { $0.contains { $0.contains("no data from gpsd at \(gpsd.address)") } }
+        #expect(hung != nil, "a hung gpsd was never named: \(gpsProblems()) \(process.errors.map(\.text))")
+        gpsd.resume()
+        let back = try await waitFor(seconds: 10) { $0.isEmpty }
+        #expect(back != nil, "the problem outlived gpsd's return: \(gpsProblems())")
     }
 
     @Test("with a destination restored at start, each state is logged once per change, never twice in a row")

@@ -16,32 +16,48 @@ struct GPSService: Service {
     func run() async throws {
         let stop = GPSStop()
         try await BlockingThread.run(name: "gps", onCancel: { stop.stop() }) { [source, core, logger] in
-            var faults = FaultSpell<ContinuousClock.Instant>(quietInterval: .zero)
-            source.run(until: stop) { event in Self.handle(event, core: core, logger: logger, faults: &faults) }
+            var spell = Spell()
+            source.run(until: stop) { event in Self.handle(event, core: core, logger: logger, spell: &spell) }
         }
     }
 
-    private static func handle(
-        _ event: GPSEvent, core: DaemonCore<ScaledClock>, logger: Logger, faults: inout FaultSpell<ContinuousClock.Instant>
-    ) {
+    /// What the thread remembers between events.
+    private struct Spell {
+        var faults = FaultSpell<ContinuousClock.Instant>(quietInterval: .zero)
+        /// The server connected to, for the problem a silent one makes.
+        var server: String?
+        /// Whether the core was told gpsd went silent (and so must be told when it speaks).
+        var isSilent = false
+    }
+
+    private static func handle(_ event: GPSEvent, core: DaemonCore<ScaledClock>, logger: Logger, spell: inout Spell) {
         switch event {
         case .fix(let fix):
+            if spell.isSilent {
+                spell.isSilent = false
+                core.gpsChanged(problem: nil)
+            }
             core.fix(fix)
-            if case .ended(let count) = faults.working(at: .now) { logger.notice("gps data again", ["faults": "\(count)"]) }
+            if case .ended(let count) = spell.faults.working(at: .now) { logger.notice("gps data again", ["faults": "\(count)"]) }
         case .connected(let server):
+            spell.server = "\(server)"
+            spell.isSilent = false
             core.gpsChanged(problem: nil)
             var metadata = ["gps.server": "\(server)"]
-            if case .ended(let count) = faults.working(at: .now) { metadata["failures"] = "\(count)" }
+            if case .ended(let count) = spell.faults.working(at: .now) { metadata["failures"] = "\(count)" }
             logger.info("gps connected", metadata)
         case .noData(let seconds):
-            switch faults.fault(at: .now) {
+            // Connected, yet nothing comes (a hung gpsd, a receiver unplugged): a problem too.
+            spell.isSilent = true
+            core.gpsChanged(problem: "no data from gpsd\(spell.server.map { " at \($0)" } ?? "") in the last \(Int(seconds)) s")
+            switch spell.faults.fault(at: .now) {
             case .began: logger.warning("no data from gps", ["seconds": "\(Int(seconds))"])
             case .continuing(let count): logger.warning("no data from gps", ["times": "\(count)"])
             case .ended, nil: break
             }
         case .failure(let error):
             core.gpsChanged(problem: "\(error)")
-            switch faults.fault(at: .now) {
+            switch spell.faults.fault(at: .now) {
             case .began: logger.warning("gps problem", ["error": "\(error)"])
             case .continuing(let count): logger.warning("gps problem", ["error": "\(error)", "failures": "\(count)"])
             case .ended, nil: break
