@@ -17,7 +17,10 @@ import Heading
 /// with a destination set plays a warning, repeated every `warningIntervalSeconds` while it
 /// lasts, except in the first `settlingSeconds` after the destination was set: the sensors speed
 /// up then and the heading settles, and a warning right after `accepted` would be a false one.
-/// A destination set with no fix at all therefore warns `gps-lost` once settling is over.
+/// A destination set with no fix at all therefore warns `gps-lost` once settling is over. The
+/// same holds after the daemon itself stalled (no event for `stallSeconds`: the process was
+/// stopped, the machine suspended): every reading is old then only because nothing ran, and the
+/// sensors answer within moments; a problem still there after settling is warned of.
 public struct Navigator: Sendable {
     /// The states, named as `status` reports them.
     public enum State: String, Sendable, Hashable, CaseIterable {
@@ -55,6 +58,10 @@ public struct Navigator: Sendable {
         /// After a destination is set, no warning plays for this long, seconds: a heading
         /// sampled slowly while idle settles within it once sampling speeds up. Default 3.
         public var settlingSeconds = 3.0
+        /// No event at all for this long means the daemon did not run (it hears from its
+        /// sensors at least every 2 s, idle, and a fix a second), and it settles again, seconds.
+        /// Default 3.
+        public var stallSeconds = 3.0
         /// Closer to the destination than this, the bearing to it means nothing (at the point
         /// itself a geodesic's azimuth is arbitrary), metres. Default 1.
         public var undefinedBearingMeters = 1.0
@@ -125,6 +132,9 @@ public struct Navigator: Sendable {
     private var lastWarningSeconds: Double?
     /// When the destination was set, seconds.
     private var destinationSeconds = -Double.infinity
+    /// The latest event's time, and when events came again after a stall.
+    private var lastEventSeconds = -Double.infinity
+    private var resumedSeconds = -Double.infinity
 
     /// A navigator with no destination.
     public init(settings: Settings = Settings()) {
@@ -178,6 +188,7 @@ public struct Navigator: Sendable {
 
     /// A fix from the GPS.
     public mutating func receive(_ newFix: Fix, at seconds: Double) -> Actions {
+        noteEvent(at: seconds)
         fix = newFix
         fixSeconds = seconds
         refreshPath()
@@ -192,6 +203,7 @@ public struct Navigator: Sendable {
 
     /// A heading estimate from the compass (one per IMU sample).
     public mutating func receive(_ estimate: HeadingEstimate, at seconds: Double) -> Actions {
+        noteEvent(at: seconds)
         headingReliable = estimate.isReliable
         headingDegrees = estimate.trueDegrees
         headingSeconds = seconds
@@ -199,7 +211,10 @@ public struct Navigator: Sendable {
     }
 
     /// Time passing: stale fixes and headings, repeated warnings.
-    public mutating func tick(at seconds: Double) -> Actions { update(at: seconds) }
+    public mutating func tick(at seconds: Double) -> Actions {
+        noteEvent(at: seconds)
+        return update(at: seconds)
+    }
 
     /// The latest fix's age and whether it can guide, at `seconds`; nil before the first fix.
     public func fixStanding(at seconds: Double) -> FixStanding? {
@@ -226,6 +241,13 @@ public struct Navigator: Sendable {
             return
         }
         path = Geodesic.wgs84.inverse(from: here, to: destination)
+    }
+
+    /// A sensor event or a tick at `seconds`: after none for `stallSeconds`, the daemon stalled
+    /// and settles again. (Commands do not count: they come whenever a person sends them.)
+    private mutating func noteEvent(at seconds: Double) {
+        if lastEventSeconds.isFinite, seconds - lastEventSeconds > settings.stallSeconds { resumedSeconds = seconds }
+        lastEventSeconds = max(lastEventSeconds, seconds)
     }
 
     private mutating func update(at seconds: Double, forceCue: Bool = false) -> Actions {
@@ -264,7 +286,7 @@ public struct Navigator: Sendable {
         if state == .arrived && previous != .arrived && !isMuted {
             actions.append(.play(.arrived))
         }
-        let isSettling = seconds - destinationSeconds < settings.settlingSeconds
+        let isSettling = seconds - max(destinationSeconds, resumedSeconds) < settings.settlingSeconds
         if (state == .noFix || state == .noHeading) && !isMuted && !isSettling {
             let due = lastWarningSeconds.map { seconds - $0 >= settings.warningIntervalSeconds } ?? true
             if due || state != previous {

@@ -66,8 +66,14 @@ struct NavigatorTests {
         #expect(navigator.state == .noFix)
         #expect(Self.cues(lost) == [nil])
         #expect(Self.patterns(lost) == [.gpsLost])
-        #expect(Self.patterns(navigator.tick(at: 12.0)).isEmpty)
-        #expect(Self.patterns(navigator.tick(at: 13.2)) == [.gpsLost])
+        // Time passes as the daemon ticks it, at least every 2 s (a gap of over 3 s would be a
+        // stall of the daemon, which settles again).
+        var repeated: [(Double, HapticPattern)] = []
+        for tenth in 32...132 {
+            let seconds = Double(tenth) / 10
+            repeated += Self.patterns(navigator.tick(at: seconds)).map { (seconds, $0) }
+        }
+        #expect(repeated.map(\.1) == [.gpsLost] && repeated.first.map { $0.0 >= 13.1 } == true, "\(repeated)")
         _ = navigator.receive(Self.fix(), at: 14)
         _ = navigator.receive(Self.heading(Self.bearing), at: 14.1)
         #expect(navigator.state == .guiding)
@@ -93,6 +99,32 @@ struct NavigatorTests {
         _ = navigator.receive(Self.heading(Self.bearing), at: 1.6)
         #expect(navigator.state == .guiding)
         #expect(navigator.cue != nil)
+    }
+
+    @Test("after the daemon stalled 20 s, no warning for readings old only because nothing ran; one still missing after settling is warned of (issue 30, item 17)")
+    func stall() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        for tenth in 0...50 {
+            let seconds = Double(tenth) / 10
+            if tenth % 10 == 0 { _ = navigator.receive(Self.fix(), at: seconds) }
+            _ = navigator.receive(Self.heading(Self.bearing), at: seconds)
+        }
+        #expect(navigator.state == .guiding)
+        // Stopped from 5 s to 25 s: the first event after is a fix, with the heading 20 s old.
+        var played = Self.patterns(navigator.receive(Self.fix(), at: 25))
+        #expect(navigator.state == .noHeading)
+        // The sensors answer within 0.2 s: guiding again, and nothing was played.
+        played += Self.patterns(navigator.receive(Self.heading(Self.bearing), at: 25.2))
+        #expect(navigator.state == .guiding)
+        #expect(played.isEmpty, "\(played)")
+        // Stalled again, and this time the IMU stays silent: warned once settling is over.
+        for tenth in 0...60 {
+            let seconds = 50 + Double(tenth) / 10
+            if tenth % 10 == 0 { played += Self.patterns(navigator.receive(Self.fix(), at: seconds)) }
+            played += Self.patterns(navigator.tick(at: seconds))
+        }
+        #expect(played == [.headingUnreliable], "\(played)")
     }
 
     @Test("an unreliable heading stops guidance with its own warning; a poor fix counts as no fix")

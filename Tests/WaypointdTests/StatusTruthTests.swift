@@ -62,4 +62,23 @@ struct StatusTruthTests {
         #expect(lines.contains("turn: unknown"), "\(text.standardOutput)")
         #expect(lines.contains("problem: compass: not calibrated; run: waypointctl calibrate start"), "\(text.standardOutput)")
     }
+
+    @Test("after the daemon stalled 5 s, a watcher gets the latest state once, not every line it missed (issue 30, item 17)")
+    func watcherAfterStall() async throws {
+        guard let daemon = try await SimulatedDaemon() else { return }
+        defer { _ = daemon.stop() }
+        let watcher = try ControlClient(path: daemon.socket, receiveTimeoutSeconds: 1)
+        #expect(watcher.receive()?["class"] as? String == "VERSION")
+        watcher.send(#"{"cmd":"watch","enable":true,"hz":2}"#)
+        for _ in 0..<3 { _ = watcher.receive() }
+        kill(daemon.process.processID, SIGSTOP)
+        try await Task.sleep(for: .seconds(5))
+        kill(daemon.process.processID, SIGCONT)
+        let resumed = ContinuousClock.now
+        var burst = 0
+        while ContinuousClock.now - resumed < .milliseconds(400), let line = watcher.receive() {
+            if line["class"] as? String == "STATUS", ContinuousClock.now - resumed < .milliseconds(400) { burst += 1 }
+        }
+        #expect(burst >= 1 && burst <= 2, "\(burst) STATUS lines within 0.4 s of the resume")
+    }
 }

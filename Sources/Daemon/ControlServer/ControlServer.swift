@@ -235,7 +235,9 @@ public final class ControlServer: Sendable {
     }
 
     /// A client's watch: a `STATUS` line every 1/`hertz` seconds, the first at once, until
-    /// cancelled or the client is dropped for not reading them.
+    /// cancelled or the client is dropped for not reading them. Behind schedule (the process was
+    /// stopped, the machine suspended), it sends the latest state once and goes on from now,
+    /// rather than every line it missed at once.
     private func watch(_ connection: UnixSocketConnection, id: Int, hertz: Double) -> Task<Void, Never> {
         Task {
             let clock = ContinuousClock()
@@ -245,6 +247,8 @@ public final class ControlServer: Sendable {
                 let status = await handler.handle(.status)
                 guard !Task.isCancelled, send(status, to: connection, id: id) else { return }
                 deadline = deadline.advanced(by: interval)
+                let now = clock.now
+                if deadline < now { deadline = now.advanced(by: interval) }
                 try? await clock.sleep(until: deadline)
             }
         }
