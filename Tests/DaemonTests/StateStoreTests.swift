@@ -1021,4 +1021,27 @@ struct StateStoreDirectoryTests {
         #expect(
             error?.description == "the state directory \(temporary.path) is not writable: \(Errno.permissionDenied)")
     }
+
+    @Test("a state directory that went read-only (issue 30, item 15): opened to read, the state loads, every save is refused with the reason")
+    func readOnlyStart() throws {
+        let temporary = try TemporaryDirectory()
+        var state = PersistentState.initial
+        state.muted = true
+        try StateStore(directory: temporary.path).save(.mute, from: state)
+        let fileSystem = FaultyFileSystem(
+            .init(call: .checkWritableDirectory, path: temporary.path, errno: .readOnlyFileSystem))
+        let store = try StateStore(directory: temporary.path, fileSystem: fileSystem, readingIfNotWritable: true)
+        #expect(store.readOnlyReason == .directoryNotWritable(path: temporary.path, .readOnlyFileSystem))
+        #expect(store.load().state.muted)
+        state.muted = false
+        #expect(throws: StateStoreError.directoryNotWritable(path: temporary.path, .readOnlyFileSystem)) {
+            try store.save(.mute, from: state)
+        }
+        #expect(!fileSystem.log.contains { $0.hasPrefix("open ") && $0.contains(".tmp") }, "a save was tried: \(fileSystem.log)")
+        // Without leave to read only, it is refused as before.
+        let again = FaultyFileSystem(.init(call: .checkWritableDirectory, path: temporary.path, errno: .readOnlyFileSystem))
+        #expect(throws: StateStoreError.directoryNotWritable(path: temporary.path, .readOnlyFileSystem)) {
+            _ = try StateStore(directory: temporary.path, fileSystem: again)
+        }
+    }
 }

@@ -169,6 +169,36 @@ struct SupervisionTests {
         #expect(process.waitForExit() == 0, "\(log)")
     }
 
+    @Test("a state directory that went read-only before a start (issue 30, item 15): it guides on what it holds, says so, refuses saves with the reason")
+    func readOnlyStateDirectory() async throws {
+        guard let mount = try ExternalTool.find("mount", hint: "apt-get install mount"),
+            let umount = try ExternalTool.find("umount", hint: "apt-get install mount")
+        else { return }
+        var mounted: URL?
+        defer { if let mounted { _ = try? ExternalTool.run(umount, [mounted.path]) } }
+        // A read-only mount, as ext4 leaves a failing SD card: root ignores mode bits, not that.
+        guard
+            let daemon = try await SimulatedDaemon(prepareState: { state in
+                let made = try ExternalTool.run(mount, ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", state.path])
+                try #require(made.status == 0, "cannot mount a tmpfs: \(made.standardError)")
+                mounted = state
+                try #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"}}"#.write(
+                    to: state.appendingPathComponent("destination.json"), atomically: false, encoding: .utf8)
+                let readOnly = try ExternalTool.run(mount, ["-o", "remount,ro", state.path])
+                try #require(readOnly.status == 0, "\(readOnly.standardError)")
+            })
+        else { return }
+        let client = try daemon.client()
+        let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
+        #expect((status["destination"] as? [String: Any])?["name"] as? String == "far", "the saved destination guides: \(status)")
+        let problems = status["problems"] as? [String] ?? []
+        #expect(problems.contains { $0.hasPrefix("state: ") && $0.contains("Read-only file system") && $0.contains("nothing is saved") }, "\(problems)")
+        let go = try #require(client.request(#"{"cmd":"go","lat":48.8560,"lon":2.2990,"name":"bakery"}"#))
+        #expect(go["class"] as? String == "ERROR", "\(go)")
+        #expect((go["message"] as? String)?.contains("could not be saved") == true, "\(go)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
     @Test("a hung gpsd (stopped, its socket open) is named in problems while it lasts (issue 30, item 16)")
     func hungGPSD() async throws {
         guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }

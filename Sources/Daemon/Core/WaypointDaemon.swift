@@ -140,7 +140,11 @@ public enum WaypointDaemon {
         }
         let store: StateStore
         do throws(StateStoreError) {
-            store = try StateStore(directory: options.stateDirectory ?? configuration.stateDirectory)
+            // A directory that went read-only (a failing SD card) still guides, on what it holds.
+            store = try StateStore(directory: options.stateDirectory ?? configuration.stateDirectory, readingIfNotWritable: true)
+            if let reason = store.readOnlyReason {
+                logger.error("the state directory cannot be written: guiding on what it holds, saving nothing", ["error": "\(reason)"])
+            }
         } catch {
             logger.error("cannot use the state directory", ["error": "\(error)"])
             return fail(.cannotCreate)
@@ -177,7 +181,8 @@ public enum WaypointDaemon {
             pipeline: configuration.navigationPipeline(calibration: nil), saved: saved,
             // A simulated board is calibrated by construction (no hard iron is simulated).
             builtInCalibration: simulated ? .identity : nil, trail: TrailLog(currentFileBytes: trailFiles.currentFileBytes),
-            startProblems: report.entries.filter(\.isProblem).map(\.description))
+            startProblems: (store.readOnlyReason.map { ["state: \($0): guiding on what it holds; nothing is saved until it can be written and the daemon restarted"] } ?? [])
+                + report.entries.filter(\.isProblem).map(\.description))
     }
 
     /// The world of `--simulate`: starting now (so the trail's times and the clock agree), on

@@ -59,18 +59,27 @@ public final class StateStore: Sendable {
     /// Serializes the store's file operations: saves share one temporary name per file.
     private let serializer = Mutex(())
 
+    /// Why every save is refused: the directory could be read but not written when the store
+    /// was opened (ext4 remounts a failing SD card read-only), and the store was opened to read
+    /// anyway; nil when it can be written.
+    public let readOnlyReason: StateStoreError?
+
     /// Opens the state directory, creating it (and missing parents) with mode 0700 if it does
     /// not exist, and checks that files can be created in it.
     ///
     /// - Parameters:
     ///   - directory: The state directory.
     ///   - fileSystem: The system calls to use; tests pass one that fails on purpose.
+    ///   - readingIfNotWritable: Open a directory that exists but cannot be written, to read
+    ///     it, with every save refused (``readOnlyReason``), rather than throw: the daemon
+    ///     guides on what it can load.
     /// - Throws: ``StateStoreError/cannotCreateDirectory(path:_:)``,
     ///   ``StateStoreError/cannotExamineDirectory(path:_:)``,
     ///   ``StateStoreError/notADirectory(path:)`` or
     ///   ``StateStoreError/directoryNotWritable(path:_:)``, each naming the path.
     public init(
-        directory: String = StateStore.defaultDirectory, fileSystem: any StateFileSystem = LinuxStateFileSystem()
+        directory: String = StateStore.defaultDirectory, fileSystem: any StateFileSystem = LinuxStateFileSystem(),
+        readingIfNotWritable: Bool = false
     )
         throws(StateStoreError)
     {
@@ -78,7 +87,13 @@ public final class StateStore: Sendable {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.directory = trimmed
         self.fileSystem = fileSystem
-        try Self.prepare(trimmed, fileSystem: fileSystem)
+        do throws(StateStoreError) {
+            try Self.prepare(trimmed, fileSystem: fileSystem)
+            readOnlyReason = nil
+        } catch where readingIfNotWritable {
+            guard case .directoryNotWritable = error else { throw error }
+            readOnlyReason = error
+        }
     }
 
     /// The path of one of the state files.
@@ -195,6 +210,7 @@ public final class StateStore: Sendable {
     ///   call failed (the previous file is unchanged), or
     ///   ``StateStoreError/notDurable(path:directory:_:)``.
     public func save(_ file: StateFile, from state: PersistentState) throws(StateStoreError) {
+        if let readOnlyReason { throw readOnlyReason }
         let bytes: [UInt8]
         do throws(StateFileDefect) {
             bytes = try StateFileCoding.encode(file, from: state)
