@@ -163,6 +163,38 @@ struct DaemonCoreTests {
                 == .error(ControlError(.refused, "no trail since guidance last started: it keeps one while it has a fix; try back --minutes N for an older one")))
     }
 
+    @Test("a failed save leaves the files as the reply says (issue 30, item 18): a dropped route whose file cannot be replaced is removed; every other save is still made; a restart finds what the reply said")
+    func failedSaveConsistent() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        let waypoints = [40.0, 80].map { north in
+            let point = DaemonStateRouteTests.point(0, north)
+            return DestinationReport(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees, name: "N\(Int(north))")
+        }
+        guard case .route = await rig.reply(.route(.load(name: "North", waypoints: waypoints))) else {
+            Issue.record("no ROUTE reply")
+            return
+        }
+        // route.json can no longer be replaced (its temporary file's name is taken by a
+        // directory), nor can recent.json.
+        for name in ["route.json.tmp", "recent.json.tmp"] {
+            try FileManager.default.createDirectory(atPath: rig.directory + "/" + name, withIntermediateDirectories: false)
+        }
+        let bakery = DaemonStateRouteTests.point(30, 0)
+        let reply = await rig.reply(.go(latitude: bakery.latitudeDegrees, longitude: bakery.longitudeDegrees, name: "bakery"))
+        guard case .error(let error) = reply else {
+            Issue.record("go answered \(reply), not the recent list's failure")
+            return
+        }
+        #expect(error.message.hasPrefix("guiding, but recent.json could not be saved"), "\(error.message)")
+        #expect(!error.message.contains("route.json"), "the route's file was removed instead: \(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: rig.directory + "/route.json"))
+        let restarted = try Rig(directory: rig.directory)
+        guard case .status(let status) = await restarted.reply(.status) else { return }
+        #expect(status.route == nil, "the dropped route came back")
+        #expect(status.destination?.name == "bakery")
+    }
+
     /// The route's last waypoint, stepping to it with `route next`.
     static func lastWaypoint(of rig: Rig) async -> DestinationReport? {
         guard case .route(var report?) = await rig.reply(.route(.show)) else { return nil }

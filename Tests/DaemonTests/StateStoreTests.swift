@@ -767,7 +767,9 @@ struct SaveFault: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(file): \(step) fails with errno \(errno) after \(bytesBeforeFailure) bytes" }
 }
 
-private let saveFaults: [SaveFault] = StateFile.allCases.flatMap { file in
+// Not mute.json: its only other value is its default, whose failed save removes the file
+// instead (``StateStoreDefaultTests``).
+private let saveFaults: [SaveFault] = StateFile.allCases.filter { $0 != .mute }.flatMap { file in
     [
         SaveFault(file: file, call: "open", step: .create, errno: ENOSPC),
         SaveFault(file: file, call: "write", step: .write, errno: ENOSPC, bytesBeforeFailure: 17),
@@ -785,7 +787,9 @@ private func saveNewValue(of file: StateFile, in store: StateStore) throws(State
     case .recent: try store.save(.recent, from: PersistentState(recent: RecentDestinations([place(5, 5, "a much longer name than before")])))
     case .mute: try store.save(.mute, from: PersistentState(muted: false))
     case .calibration: try store.save(.calibration, from: PersistentState(calibration: handCalibration))
-    case .route: try store.save(.route, from: PersistentState(route: nil))
+    // Not the default (no route): a file that would hold its default is removed when it
+    // cannot be replaced (issue 30, item 18), which `droppedRouteRemoved` tests.
+    case .route: try store.save(.route, from: PersistentState(route: SavedRoute(name: "other", waypoints: [opera])))
     case .places: try store.save(.places, from: PersistentState(places: PlaceBook([opera])))
     }
 }
@@ -1043,5 +1047,25 @@ struct StateStoreDirectoryTests {
         #expect(throws: StateStoreError.directoryNotWritable(path: temporary.path, .readOnlyFileSystem)) {
             _ = try StateStore(directory: temporary.path, fileSystem: again)
         }
+    }
+}
+
+@Suite("State store: a file that would hold its default")
+struct StateStoreDefaultTests {
+    @Test(
+        "no route, or unmuted, saved while the file cannot be replaced: the file is removed, and loads as the default (issue 30, item 18)",
+        arguments: [StateFile.route, .mute])
+    func defaultRemovesFile(file: StateFile) throws {
+        let temporary = try TemporaryDirectory()
+        try saveAll(everything, in: StateStore(directory: temporary.path))
+        let probe = try StateStore(directory: temporary.path)
+        let fileSystem = FaultyFileSystem(.init(call: .open, path: probe.temporaryPath(of: file), errno: .noSpace))
+        let store = try StateStore(directory: temporary.path, fileSystem: fileSystem)
+        try store.save(file, from: .initial)
+        #expect(fileSystem.faultFired)
+        #expect(!FileManager.default.fileExists(atPath: probe.path(of: file)))
+        let loaded = try StateStore(directory: temporary.path).load().state
+        #expect(loaded.route == (file == .route ? nil : everything.route))
+        #expect(loaded.muted == (file == .mute ? false : everything.muted))
     }
 }

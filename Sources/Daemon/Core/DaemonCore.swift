@@ -301,9 +301,12 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     ///   - done: What the event did, for the error when a save fails.
     ///   - persistent: What to save, as it was right after the event; taken from the state now
     ///     when not given.
-    /// - Returns: The first failed save's error, as the request's reply should carry it.
+    /// - Returns: The error the request's reply should carry: what was done, and every save
+    ///   that failed. Each save is tried whatever came before it, so that the files hold all that
+    ///   could be kept (a destination set while the dropped route's file cannot be replaced).
     private func perform(_ effects: [DaemonState.Effect], done: String, persistent: PersistentState? = nil) -> ControlError? {
         var failure: ControlError?
+        var failedSaves: [String] = []
         var saved = persistent
         for effect in effects {
             switch effect {
@@ -320,19 +323,20 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
                     failure = failure ?? ControlError(.internal, "the trail could not be removed: \(error)")
                 }
             case .save(let file):
-                // After a failed save the rest of that event's saves are not tried: the reply
-                // says what was not kept.
-                guard failure == nil, let store else { continue }
+                guard let store else { continue }
                 if saved == nil { saved = core.withLock { $0.persistent } }
                 do throws(StateStoreError) {
                     try store.save(file, from: saved!)
                 } catch {
                     logger.error("cannot save \(file)", ["error": "\(error)"])
-                    failure = ControlError(.internal, "\(done), but \(file) could not be saved: \(error)")
+                    failedSaves.append("\(file) could not be saved: \(error)")
                 }
             }
         }
         core.withLock { publish($0.state) }
+        if !failedSaves.isEmpty {
+            failure = failure ?? ControlError(.internal, "\(done), but " + failedSaves.joined(separator: "; "))
+        }
         return failure
     }
 

@@ -217,7 +217,28 @@ public final class StateStore: Sendable {
         } catch {
             throw .invalidValue(path: path(of: file), error)
         }
-        try serializer.withLock { _ throws(StateStoreError) in try replace(file, with: bytes) }
+        try serializer.withLock { _ throws(StateStoreError) in
+            do throws(StateStoreError) {
+                try replace(file, with: bytes)
+            } catch {
+                // A file that would hold its default (no route, no destination) is the same as
+                // no file: removing it needs no space and no temporary file, so a route dropped
+                // when its file cannot be replaced does not come back after a restart.
+                guard case .saveFailed = error, let defaultBytes = try? StateFileCoding.encode(file, from: .initial),
+                    bytes == defaultBytes, (try? removeToDefault(file)) != nil
+                else { throw error }
+            }
+        }
+    }
+
+    /// Removes a file, so that it loads as its default; nothing to remove is fine.
+    private func removeToDefault(_ file: StateFile) throws(Errno) {
+        do throws(Errno) {
+            try fileSystem.removeFile(path(of: file))
+        } catch where error == .noSuchFileOrDirectory {
+            return
+        }
+        try syncDirectory()
     }
 
     /// Replaces a file atomically: temporary file, write, fsync, close, rename, directory fsync.
