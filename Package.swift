@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         // expat reads GPX (Sources/GPX): a real XML parser, no string matching.
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
+        // glibc's malloc.h, for mallopt(3) (SystemSupport's HeapPolicy).
+        .systemLibrary(name: "CMalloc"),
 
         // The pure core: no Foundation, no clock, no IO.
         .target(name: "Geodesy"),
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "CommandLineSupport"),
 
         // The edges: system calls, devices, services.
-        .target(name: "SystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["CMalloc"]),
         .target(name: "GPX", dependencies: ["CExpat", "Geodesy"]),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),

@@ -4,6 +4,8 @@
 extension FileDescriptor {
     /// Bytes asked for per `read` call.
     static let readChunkBytes = 65_536
+    /// The most room ``readAll(upToCount:using:)`` makes before reading: 16 MiB.
+    static let maximumReservedBytes = 16 << 20
 
     /// Reads until the end of the file, or until `maximumBytes` bytes have been read.
     ///
@@ -34,6 +36,10 @@ extension FileDescriptor {
     ) throws(Errno) -> [UInt8] {
         precondition(maximumBytes >= 0, "cannot read \(maximumBytes) bytes")
         var bytes: [UInt8] = []
+        // Room for the whole file at once, so it is not copied as it grows: address space only,
+        // since a page not yet read into is not resident (large blocks are mapped on their own,
+        // see HeapPolicy). Capped, for limits far beyond any file read.
+        bytes.reserveCapacity(min(maximumBytes, maximumReservedBytes))
         var chunk = [UInt8](repeating: 0, count: min(maximumBytes, readChunkBytes))
         while bytes.count < maximumBytes {
             let wanted = min(chunk.count, maximumBytes - bytes.count)

@@ -202,7 +202,7 @@ enum SocketCall {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
-            _ = sunPath.copyBytes(from: utf8)
+            sunPath.copyBytes(from: utf8)
             if isAbstract { sunPath[0] = 0 }
         }
         let length =

@@ -204,4 +204,32 @@ extension ISO8601DateFormatter {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }
+
+    @Test("track export of a 100 000-point trail: every point out, and the daemon's memory comes back after (issue 30, item 8)")
+    func largeExportMemory() async throws {
+        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        // 100 000 points, a second apart, split over the two files as rotation leaves them.
+        func lines(_ range: Range<Int>) -> String {
+            range.map { index in
+                let north = 48.85 + Double(index) * 1e-6
+                return "\(index == 0 ? "S" : "P") \(1_782_950_400 + index).000 \(String(format: "%.7f", north)) 2.2986000 35.0 4.0 1.0 9\n"
+            }.joined()
+        }
+        guard
+            let daemon = try await SimulatedDaemon(stateFiles: [
+                "trail.1.log": lines(0..<50_000), "trail.log": lines(50_000..<100_000),
+            ])
+        else { return }
+        defer { _ = daemon.stop() }
+        try await Task.sleep(for: .seconds(1))
+        let before = try #require(daemon.process.status("VmRSS"))
+        let export = try ExternalTool.run(waypointctl, ["track", "export", "--socket", daemon.socket])
+        #expect(export.status == 0, "\(export.standardError)")
+        #expect(export.standardError.contains("track: 100"), "\(export.standardError)")
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(daemon.process.status("VmRSS"))
+        let peak = try #require(daemon.process.status("VmHWM"))
+        #expect(after - before < 3 * 1024, "RSS \(before) kB before the export, \(after) kB after (peak \(peak) kB)")
+        #expect(peak - before < 12 * 1024, "peak RSS \(peak) kB, \(before) kB before")
+    }
 }

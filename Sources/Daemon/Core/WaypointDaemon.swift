@@ -41,6 +41,7 @@ public enum WaypointDaemon {
     public static func run(_ options: DaemonOptions, configuration: Configuration) async -> ExitStatus {
         let level = options.logLevel ?? Logger.Level(name: configuration.logLevel.rawValue) ?? .info
         let logger = Logger(label: "waypointd", level: level, handler: StandardErrorLogHandler())
+        HeapPolicy.returnLargeBlocks()
         SignalStream.ignoreQuietly()
         let signals = SignalStream.make(SignalStream.stopping + SignalStream.ignored)
         let notifier = SystemdNotifier()

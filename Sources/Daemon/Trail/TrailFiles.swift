@@ -105,6 +105,8 @@ public final class TrailFiles: Sendable {
     public func contents() -> [UInt8] {
         state.withLock { _ in
             var bytes: [UInt8] = []
+            // Both files' room at once (address space only until read into): no copy as it grows.
+            bytes.reserveCapacity(2 * (readLimit + 1))
             for path in [olderPath, currentPath] {
                 guard
                     let contents = try? fileSystem.contents(

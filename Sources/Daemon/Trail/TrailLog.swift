@@ -223,20 +223,41 @@ public struct TrailLog: Sendable {
 
     // MARK: - Reading
 
-    /// The stream of lines: the stored files' bytes (each line a point), then the waiting points.
-    private func stream(stored: [UInt8]) -> [UInt8] {
-        var bytes = stored
-        // A file cut mid-line by a power cut: end the fragment so the next line stands apart.
-        if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
-        for point in waiting { point.appendLine(to: &bytes) }
-        return bytes
+    /// Calls `body` with each line of the stream (the stored files' bytes, then the waiting
+    /// points' lines), from byte `offset` on, and the offset after it, until `body` returns
+    /// false. Nothing is copied: an export of a large trail holds the files once, not twice.
+    private func forEachLine(stored: [UInt8], from offset: Int, _ body: (ArraySlice<UInt8>, Int) -> Bool) {
+        let newline = UInt8(ascii: "\n")
+        // A file cut mid-line by a power cut: its fragment ends where the next line begins.
+        let storedEnd = stored.count + (stored.last.map { $0 == newline ? 0 : 1 } ?? 0)
+        var position = max(offset, 0)
+        while position < stored.count {
+            let end = stored[position...].firstIndex(of: newline) ?? stored.count
+            let next = min(end + 1, storedEnd)
+            guard body(stored[position..<end], next) else { return }
+            position = next
+        }
+        var lineStart = storedEnd
+        var line: [UInt8] = []
+        for point in waiting {
+            line.removeAll(keepingCapacity: true)
+            point.appendLine(to: &line)
+            let next = lineStart + line.count
+            if lineStart >= position { guard body(line[..<(line.count - 1)], next) else { return } }
+            lineStart = next
+        }
     }
 
     /// Every point with a time from `since` on, oldest first: what `back` walks.
     public func points(stored: [UInt8], since: Double) -> [TrailPoint] {
-        stream(stored: stored).split(separator: UInt8(ascii: "\n")).compactMap { line in
-            TrailPoint(line: Substring(decoding: line, as: UTF8.self)).flatMap { $0.utcSeconds >= since ? $0 : nil }
+        var points: [TrailPoint] = []
+        forEachLine(stored: stored, from: 0) { line, _ in
+            if let point = TrailPoint(line: Substring(decoding: line, as: UTF8.self)), point.utcSeconds >= since {
+                points.append(point)
+            }
+            return true
         }
+        return points
     }
 
     /// Why a page cannot be read.
@@ -253,17 +274,21 @@ public struct TrailLog: Sendable {
         stored: [UInt8], from cursor: Cursor?, since: Double = -.infinity, until: Double = .infinity, limit: Int
     ) throws(PageError) -> Page {
         if let cursor, cursor.generation != generation { throw .rotated }
-        let bytes = stream(stored: stored)
-        var offset = min(max(cursor?.offset ?? 0, 0), bytes.count)
         var points: [TrailPoint] = []
-        while offset < bytes.count, points.count < limit {
-            let end = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            let line = String(decoding: bytes[offset..<end], as: UTF8.self)
-            offset = min(end + 1, bytes.count)
-            if let point = TrailPoint(line: Substring(line)), point.utcSeconds >= since, point.utcSeconds <= until {
+        var next: Cursor?
+        forEachLine(stored: stored, from: cursor?.offset ?? 0) { line, after in
+            guard points.count < limit else {
+                // A line beyond the page: the next one starts here.
+                next = Cursor(generation: generation, offset: after - line.count - 1)
+                return false
+            }
+            if let point = TrailPoint(line: Substring(decoding: line, as: UTF8.self)), point.utcSeconds >= since,
+                point.utcSeconds <= until
+            {
                 points.append(point)
             }
+            return true
         }
-        return Page(points: points, next: offset < bytes.count ? Cursor(generation: generation, offset: offset) : nil)
+        return Page(points: points, next: next)
     }
 }
