@@ -12,7 +12,9 @@ extension CalibrationReport: Decodable {
             octants: try container.decodeIfPresent([Int].self, forKey: .octants),
             quality: try container.decodeIfPresent(Quality.self, forKey: .quality),
             created: try container.decodeIfPresent(String.self, forKey: .created),
-            message: try container.decodeIfPresent(String.self, forKey: .message))
+            message: try container.decodeIfPresent(String.self, forKey: .message),
+            missing: try container.decodeIfPresent([String].self, forKey: .missing),
+            isReady: try container.decodeIfPresent(Bool.self, forKey: .isReady))
     }
 }
 

@@ -43,12 +43,19 @@ public struct CalibrationReport: Sendable, Hashable {
     public var created: String?
     /// `message`: a sentence for people: what happened or what to do next.
     public var message: String?
+    /// `missing`: while running, the directions still short of samples, in words ("tilt it
+    /// nose-down and to the left"); null otherwise.
+    public var missing: [String]?
+    /// `ready`: while running, whether `finish` would store a calibration now; null otherwise.
+    public var isReady: Bool?
 
     /// A report from its parts.
     public init(
         state: String, samples: Int? = nil, octants: [Int]? = nil, quality: Quality? = nil, created: String? = nil,
-        message: String? = nil
+        message: String? = nil, missing: [String]? = nil, isReady: Bool? = nil
     ) {
+        self.missing = missing
+        self.isReady = isReady
         self.state = state
         self.samples = samples
         self.octants = octants
@@ -59,7 +66,9 @@ public struct CalibrationReport: Sendable, Hashable {
 }
 
 extension CalibrationReport: Encodable {
-    enum CodingKeys: String, CodingKey { case messageClass = "class", state, samples, octants, quality, created, message }
+    enum CodingKeys: String, CodingKey {
+        case messageClass = "class", state, samples, octants, missing, isReady = "ready", quality, created, message
+    }
 
     /// Writes the whole `CALIBRATION` message, `"class"` included.
     public func encode(to encoder: any Encoder) throws {
@@ -68,6 +77,8 @@ extension CalibrationReport: Encodable {
         try container.encode(state, forKey: .state)
         try container.encode(samples, forKey: .samples)
         try container.encode(octants, forKey: .octants)
+        try container.encode(missing, forKey: .missing)
+        try container.encode(isReady, forKey: .isReady)
         try container.encode(quality, forKey: .quality)
         try container.encode(created, forKey: .created)
         try container.encode(message, forKey: .message)

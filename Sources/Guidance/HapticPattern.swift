@@ -15,6 +15,9 @@ public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
     case headingUnreliable = "heading-unreliable"
     /// Calibration stored: short, short, long.
     case calibrationDone = "calibrated"
+    /// While calibrating, a direction of the field has enough samples: one short tick, so the
+    /// wearer feels the turn doing its work.
+    case calibrationProgress = "direction-covered"
     /// Motor test: one second at full drive, to check the wiring and the feel.
     case motorTest = "test"
 
@@ -38,6 +41,7 @@ public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
         case .gpsLost: return [pulse(700, 0.6, 400), pulse(700, 0.6, 0)]
         case .headingUnreliable: return Array(repeating: pulse(60, 0.8, 90), count: 5)
         case .calibrationDone: return [pulse(120, 0.7, 150), pulse(120, 0.7, 150), pulse(600, 0.7, 0)]
+        case .calibrationProgress: return [pulse(80, 0.6, 0)]
         case .motorTest: return [pulse(1000, 1, 0)]
         }
     }

@@ -196,6 +196,41 @@ public struct CalibrationFit: Sendable {
             .joined(separator: "-")
     }
 
+    /// How to hold the device so that the field lies in octant `index` of it, in words: the
+    /// field's inclination (degrees, positive down) says where it points. Where it is steep
+    /// (at least 45°, most of the inhabited world) the octant is a tilt: the field along +x
+    /// means the nose points toward it, down in the north; where it is shallow, it points
+    /// north, and the octant is which way the device faces.
+    static func posture(ofOctant index: Int, inclinationDegrees: Double) -> String {
+        let (forward, right, down) = (index & 1 != 0, index & 2 != 0, index & 4 != 0)
+        guard abs(inclinationDegrees) >= 45 else {
+            return "hold it nose to the \(forward ? "north" : "south"), \(right ? "right" : "left") side to the north, "
+                + "face to the \(down ? "south" : "north")"
+        }
+        // The field points down in the north: flip the signs where it points up.
+        let upward = inclinationDegrees < 0
+        let noseDown = forward != upward
+        let rightDown = right != upward
+        let faceUp = down != upward
+        let tilt = "nose-\(noseDown ? "down" : "up") and to the \(rightDown ? "right" : "left")"
+        return faceUp ? "tilt it \(tilt)" : "turn it face-down, \(tilt)"
+    }
+
+    /// The octants with enough samples, as a bit mask (bit `i`: octant `i`).
+    public var filledOctants: UInt8 {
+        var mask: UInt8 = 0
+        for (index, count) in octantCounts.enumerated() where count >= Self.minimumSamplesPerOctant { mask |= 1 << index }
+        return mask
+    }
+
+    /// The directions still short of samples, in words (``posture(ofOctant:inclinationDegrees:)``),
+    /// or as body-frame octant names without the field's inclination.
+    public func missingDirections(inclinationDegrees: Double?) -> [String] {
+        octantCounts.enumerated().filter { $0.element < Self.minimumSamplesPerOctant }.map { index, _ in
+            inclinationDegrees.map { Self.posture(ofOctant: index, inclinationDegrees: $0) } ?? Self.octantName(index)
+        }
+    }
+
     /// Solves an n×(n+1) augmented system by Gaussian elimination with partial pivoting.
     static func solve(_ augmented: [[Double]]) -> [Double]? {
         var m = augmented

@@ -11,11 +11,9 @@ enum CalibrationSummary {
         if let samples = report.samples {
             lines.append("samples: \(samples)")
         }
-        if let octants = report.octants, !octants.isEmpty {
-            // Eight counts, one per octant of field direction: the smallest shows which way
-            // the device still has to be turned.
-            let counts = octants.map(String.init).joined(separator: " ")
-            lines.append("octants: \(counts) (fewest \(octants.min() ?? 0))")
+        lines += missingLines(report)
+        if let ready = report.isReady {
+            lines.append(ready ? "ready: yes (run: waypointctl calibrate finish)" : "ready: not yet")
         }
         if let quality = report.quality {
             lines.append("quality: \(self.quality(quality))")
@@ -27,6 +25,12 @@ enum CalibrationSummary {
             lines.append("message: \(message)")
         }
         return lines
+    }
+
+    /// `missing: tilt it nose-down and to the left`, one line a direction still short of
+    /// samples (the octant counts stay in the JSON).
+    static func missingLines(_ report: CalibrationReport) -> [String] {
+        (report.missing ?? []).map { "missing: \($0)" }
     }
 
     private static func state(_ state: String) -> String {

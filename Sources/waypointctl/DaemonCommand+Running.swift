@@ -30,6 +30,9 @@ extension DaemonCommand {
                 Console.error("track: \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")")
                 return .success
             }
+            if case .calibrateWaiting(let timeout) = self {
+                return try CalibrationWait.run(session: session, timeoutSeconds: timeout)
+            }
             // Before anything is set or played: a coordinate that looks typed longitude first.
             if case .go(let coordinate, _, force: false) = self, let refusal = try Self.swapRefusal(coordinate, session) {
                 throw .input("go: \(refusal)", .dataError)

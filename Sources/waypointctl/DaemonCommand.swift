@@ -23,6 +23,9 @@ enum DaemonCommand: Equatable {
     case buzz(BuzzPattern)
     /// `calibrate [ACTION]`.
     case calibrate(CalibrationAction)
+    /// `calibrate start --wait [--timeout SECONDS]`: start, then wait until a fit would be
+    /// good.
+    case calibrateWaiting(timeoutSeconds: Double)
     /// `go NAME`, `go --place NAME`.
     case goPlace(String)
     /// `route load FILE [--name NAME]`: read where it runs, then sent as `route` `load`.
@@ -65,6 +68,7 @@ enum DaemonCommand: Equatable {
         case .mute(let on): .mute(on)
         case .buzz(let pattern): .buzz(pattern)
         case .calibrate(let action): .calibrate(action)
+        case .calibrateWaiting: .calibrate(.start)
         case .goPlace(let name): .goPlace(name)
         // The waypoints come from the file when the command runs.
         case .routeLoad: .route(.load(name: nil, waypoints: []))

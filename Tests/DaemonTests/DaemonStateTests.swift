@@ -192,20 +192,28 @@ struct DaemonStateTests {
         #expect(start.effects.contains(.calibratingChanged(true)))
         #expect(start.effects.contains { if case .record(let event) = $0 { event.kind == .muted(true) } else { false } })
         #expect(state.needsHeading)
-        // Samples on a sphere of 48 µT around a hard-iron offset, every direction covered.
+        #expect(state.calibrationReport().missing?.count == 8, "every direction missing before a sample")
+        // Samples on a sphere of 48 µT around a hard-iron offset, every direction covered; each
+        // direction that fills ticks the motor once (issue 30, item 14).
         let offset = Vector3(12, -30, 8)
         var seconds = 0.0
+        var ticks = 0
         for latitude in stride(from: -80.0, through: 80, by: 20) {
             for longitude in stride(from: 0.0, to: 360, by: 15) {
                 let (phi, lambda) = (latitude * .pi / 180, longitude * .pi / 180)
                 let field = Vector3(48 * cos(phi) * cos(lambda), 48 * cos(phi) * sin(lambda), 48 * sin(phi))
                 seconds += 0.02
-                _ = state.imu(IMUSample(magneticMicrotesla: field + offset, accelerationG: Vector3(0, 0, -1)), at: seconds)
+                let actions = state.imu(IMUSample(magneticMicrotesla: field + offset, accelerationG: Vector3(0, 0, -1)), at: seconds).actions
+                ticks += Self.patterns(actions).filter { $0 == .calibrationProgress }.count
             }
         }
+        #expect(ticks >= 2 && ticks <= 8, "a tick as directions fill (several at once are one): \(ticks)")
+        #expect(state.calibrationReport().missing == [])
+        #expect(state.calibrationReport().isReady == false, "no fix yet: nothing to scale to")
         let refused = state.calibrate(.finish, at: seconds, utcSeconds: 1_782_950_400)
         #expect(refused.reply.failure?.code == .refused, "no fix yet")
         _ = state.fix(Self.fix(), at: seconds)
+        #expect(state.calibrationReport().isReady == true, "a fit would be accepted now")
         let finished = state.calibrate(.finish, at: seconds, utcSeconds: 1_782_950_400)
         let report = try? finished.reply.get()
         #expect(report?.state == "stored", "\(String(describing: finished.reply))")

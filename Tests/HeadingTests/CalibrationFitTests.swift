@@ -72,6 +72,22 @@ struct CalibrationFitTests {
         #expect(throws: CalibrationFit.Refusal.tooFewSamples(have: 20, need: 150)) { try few.fit(referenceFieldMicrotesla: 50) }
     }
 
+    @Test("the directions still missing in words a person can follow, from the field's inclination (issue 30, item 14)")
+    func missingInWords() {
+        // Paris, inclination 64° down: the field points mostly down, so which way the field
+        // lies in the device is which way the device is tilted.
+        let forwardLeftDown = 1 | 4  // x+, y−, z+
+        #expect(CalibrationFit.posture(ofOctant: forwardLeftDown, inclinationDegrees: 64) == "tilt it nose-down and to the left")
+        let backRightUp = 2  // x−, y+, z−
+        #expect(CalibrationFit.posture(ofOctant: backRightUp, inclinationDegrees: 64) == "turn it face-down, nose-up and to the right")
+        // South of the magnetic equator the field points up: the same octant is the other tilt.
+        #expect(CalibrationFit.posture(ofOctant: forwardLeftDown, inclinationDegrees: -60) == "turn it face-down, nose-up and to the right")
+        // Near the magnetic equator it lies level, pointing north: which way the device faces.
+        #expect(CalibrationFit.posture(ofOctant: forwardLeftDown, inclinationDegrees: 10) == "hold it nose to the north, left side to the north, face to the south")
+        let all = (0..<8).map { CalibrationFit.posture(ofOctant: $0, inclinationDegrees: 64) }
+        #expect(Set(all).count == 8, "\(all)")
+    }
+
     @Test("a field that changes during the turn is refused as a poor fit")
     func poorFit() {
         var generator = SeededGenerator(seed: 5)

@@ -95,6 +95,33 @@ struct DaemonCommandTests {
         #expect(south.output.standardOutput == "destination set: 22°57'06.8\"S 43°12'37.8\"W\n")
     }
 
+    @Test("calibrate start --wait (issue 30, item 14): says what is still missing as it changes, returns 0 once a fit would be good, 1 on --timeout")
+    func calibrateWait() async throws {
+        // It waits seconds in real time: on a thread of its own, not one of the few the other
+        // tests' awaits resume on (a watch test must see its lines and signal in time).
+        func runAside(_ arguments: [String], replies: [[String]]) async throws -> Run? {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try Self().run(arguments, replies: replies) }) }.start()
+            }
+        }
+        let started = #"{"class":"CALIBRATION","state":"running","samples":0,"missing":["tilt it nose-down and to the left","turn it face-down, nose-up and to the right"],"ready":false,"message":"turn the device slowly"}"#
+        let half = #"{"class":"CALIBRATION","state":"running","samples":300,"missing":["turn it face-down, nose-up and to the right"],"ready":false}"#
+        let done = #"{"class":"CALIBRATION","state":"running","samples":700,"missing":[],"ready":true}"#
+        guard let result = try await runAside(["calibrate", "start", "--wait"], replies: [[started], [half], [half], [done]]) else { return }
+        #expect(result.output.status == 0, "\(result.output.standardError)")
+        #expect(result.requests.first == #"{"action":"start","cmd":"calibrate"}"#)
+        #expect(result.requests.dropFirst().allSatisfy { $0 == #"{"action":"status","cmd":"calibrate"}"# })
+        let lines = result.output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0 == "missing: turn it face-down, nose-up and to the right" }.count == 2, "once at start, once when it changed: \(lines)")
+        #expect(lines.last == "ready: the fit is good; run: waypointctl calibrate finish", "\(lines)")
+
+        guard let timedOut = try await runAside(["calibrate", "start", "--wait", "--timeout", "1"], replies: [[started], [half], [half], [half]]) else { return }
+        #expect(timedOut.output.status == 1)
+        #expect(timedOut.output.standardError.contains("not ready after 1 s; still missing: turn it face-down, nose-up and to the right"), "\(timedOut.output.standardError)")
+        let usage = try #require(try run(["calibrate", "finish", "--wait"], replies: []))
+        #expect(usage.output.status == 64 && usage.output.standardError.contains("--wait only with start"))
+    }
+
     @Test("go --recent N sends the number, then asks which place that was")
     func goRecent() throws {
         guard let result = try run(["go", "--recent", "2"], replies: [[Self.ok], [Self.status]]) else { return }
@@ -123,8 +150,8 @@ struct DaemonCommandTests {
             ),
             (
                 ["calibrate", "start"], #"{"action":"start","cmd":"calibrate"}"#,
-                #"{"class":"CALIBRATION","state":"running","samples":0,"octants":[0,0,0,0,0,0,0,0],"quality":null,"created":null,"message":"turn the device"}"#,
-                "calibration: running (turn the device slowly through a figure eight)\nsamples: 0\noctants: 0 0 0 0 0 0 0 0 (fewest 0)\nmessage: turn the device\n"
+                #"{"class":"CALIBRATION","state":"running","samples":0,"octants":[0,0,0,0,0,0,0,0],"missing":["tilt it nose-down and to the left"],"ready":false,"quality":null,"created":null,"message":"turn the device"}"#,
+                "calibration: running (turn the device slowly through a figure eight)\nsamples: 0\nmissing: tilt it nose-down and to the left\nready: not yet\nmessage: turn the device\n"
             ),
         ] as [([String], String, String, String)])
     func commands(_ arguments: [String], request: String, reply: String, printed: String) throws {

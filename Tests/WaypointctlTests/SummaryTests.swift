@@ -118,17 +118,26 @@ struct SummaryTests {
             ])
     }
 
-    @Test("calibration: state, samples, octants, quality and message")
+    @Test("calibration: state, samples, the directions still missing in words, readiness, quality and message")
     func calibration() {
         #expect(
             CalibrationSummary.lines(
                 for: CalibrationReport(
-                    state: "running", samples: 412, octants: [60, 48, 51, 50, 55, 49, 47, 52],
-                    message: "keep turning: the device has not yet pointed down")) == [
+                    state: "running", samples: 412, octants: [60, 48, 51, 50, 55, 49, 2, 52],
+                    message: "keep turning", missing: ["tilt it nose-down and to the left"], isReady: false)) == [
                     "calibration: running (turn the device slowly through a figure eight)",
                     "samples: 412",
-                    "octants: 60 48 51 50 55 49 47 52 (fewest 47)",
-                    "message: keep turning: the device has not yet pointed down",
+                    "missing: tilt it nose-down and to the left",
+                    "ready: not yet",
+                    "message: keep turning",
+                ])
+        #expect(
+            CalibrationSummary.lines(
+                for: CalibrationReport(state: "running", samples: 900, octants: [60, 48, 51, 50, 55, 49, 47, 52], missing: [], isReady: true))
+                == [
+                    "calibration: running (turn the device slowly through a figure eight)",
+                    "samples: 900",
+                    "ready: yes (run: waypointctl calibrate finish)",
                 ])
         #expect(
             CalibrationSummary.lines(

@@ -128,9 +128,14 @@ public enum DaemonReplies {
                 fittedFieldMicrotesla: $0.quality.fittedFieldMicrotesla,
                 referenceFieldMicrotesla: $0.quality.referenceFieldMicrotesla, sampleCount: $0.quality.sampleCount)
         }
+        let fit = state.calibrationFit
+        let reference = state.pipeline.modelFieldMicrotesla
         return CalibrationReport(
-            state: state.calibrationState, samples: state.calibrationFit?.count, octants: state.calibrationFit?.octantCounts,
-            quality: quality, created: saved?.createdAt.iso8601, message: note.map(message))
+            state: state.calibrationState, samples: fit?.count, octants: fit?.octantCounts,
+            quality: quality, created: saved?.createdAt.iso8601, message: note.map(message),
+            missing: fit?.missingDirections(inclinationDegrees: state.pipeline.modelInclinationDegrees),
+            // A trial of `finish`: it needs WMM2025's field here to scale to.
+            isReady: fit.map { fit in reference.map { (try? fit.fit(referenceFieldMicrotesla: $0)) != nil } ?? false })
     }
 
     private static func message(_ note: DaemonState.CalibrationNote) -> String {

@@ -77,7 +77,15 @@ public struct DaemonState: Sendable {
     /// The calibration in use.
     public internal(set) var calibration: CalibrationInUse
     /// The samples of the calibration under way; nil when none is.
-    public internal(set) var calibrationFit: CalibrationFit?
+    public internal(set) var calibrationFit: CalibrationFit? {
+        didSet { if calibrationFit == nil || oldValue == nil { calibrationFilledOctants = 0 } }
+    }
+    /// The octants the calibration under way has filled so far (``CalibrationFit/filledOctants``):
+    /// each new one ticks the motor once.
+    private var calibrationFilledOctants: UInt8 = 0
+    /// How often, in samples, the calibration's octants are counted (a pass over every sample):
+    /// half a second at 50 Hz.
+    static let calibrationProgressSamples = 25
     /// The breadcrumb trail: which fixes are kept, those waiting for the next append.
     public internal(set) var trail: TrailLog
     /// The latest fixes, for `place mark`.
@@ -143,7 +151,13 @@ public struct DaemonState: Sendable {
     ) {
         calibrationFit?.add(sample.magneticMicrotesla)
         let event = RecordingEvent(seconds: advance(to: seconds), kind: .imu(sample))
-        let (actions, output) = pipeline.handle(event)
+        var (actions, output) = pipeline.handle(event)
+        if let fit = calibrationFit, fit.count % Self.calibrationProgressSamples == 0 {
+            // A direction newly filled: one tick (several at once are one).
+            let filled = fit.filledOctants
+            if filled & ~calibrationFilledOctants != 0 { actions.append(.play(.calibrationProgress)) }
+            calibrationFilledOctants |= filled
+        }
         return (actions, event, output)
     }
 

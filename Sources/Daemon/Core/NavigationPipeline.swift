@@ -120,6 +120,10 @@ public struct NavigationPipeline: Sendable {
     /// calibration is scaled to. Nil before the first fix with a date.
     public var modelFieldMicrotesla: Double? { model?.totalIntensityMicrotesla }
 
+    /// The field's inclination here from WMM2025, degrees, positive down; nil before the first
+    /// fix with a date.
+    public var modelInclinationDegrees: Double? { model?.inclinationDegrees }
+
     private func output(at seconds: Double) -> Output {
         let course = navigator.course
         let guiding = navigator.state == .guiding

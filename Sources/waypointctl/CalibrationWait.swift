@@ -1,0 +1,54 @@
+import CommandLineSupport
+import ControlProtocol
+import Geodesy
+import SystemSupport
+
+/// `waypointctl calibrate start --wait`: starts a calibration, then asks how it stands once a
+/// second, saying what is still missing whenever that changes, until a fit would be good or
+/// the time is up (issue 30, item 14). It never finishes the calibration itself: the wearer
+/// decides when to stop turning.
+enum CalibrationWait {
+    /// How often the daemon is asked.
+    static let pollInterval = Duration.seconds(1)
+
+    /// - Returns: 0 once a fit would be good, 1 at the timeout or when the calibration ends
+    ///   some other way (cancelled from elsewhere).
+    static func run(session: DaemonSession, timeoutSeconds: Double) throws(DaemonFailure) -> ExitStatus {
+        guard case .calibration(let started) = try session.send(.calibrate(.start)).reply else {
+            throw .unexpectedReply(request: "calibrate", reply: "not CALIBRATION")
+        }
+        for line in CalibrationSummary.lines(for: started) { Console.output(line) }
+        var missing = started.missing
+        var waited = Duration.zero
+        let timeout = Duration.seconds(timeoutSeconds)
+        // Already collecting, and enough: nothing to wait for.
+        var ready = started.isReady == true
+        while !ready {
+            let pause = min(pollInterval, timeout - waited)
+            ThreadSleep.sleep(for: pause)
+            waited += pause
+            guard case .calibration(let report) = try session.send(.calibrate(.status)).reply else {
+                throw .unexpectedReply(request: "calibrate", reply: "not CALIBRATION")
+            }
+            guard report.state == "running" else {
+                Console.error("the calibration is no longer running (\(report.state))")
+                return .failure
+            }
+            ready = report.isReady == true
+            if ready { break }
+            if report.missing != missing {
+                missing = report.missing
+                for line in CalibrationSummary.missingLines(report) { Console.output(line) }
+            }
+            if waited >= timeout {
+                let still = (missing ?? []).joined(separator: "; ")
+                Console.error(
+                    "not ready after \(DecimalFormat.short(timeoutSeconds, maximumFractionDigits: 1)) s"
+                        + (still.isEmpty ? "" : "; still missing: \(still)") + "; keep turning, or cancel")
+                return .failure
+            }
+        }
+        Console.output("ready: the fit is good; run: waypointctl calibrate finish")
+        return .success
+    }
+}
