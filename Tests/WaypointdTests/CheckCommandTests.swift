@@ -59,7 +59,8 @@ struct CheckCommandTests {
         #expect(lines[1] == "ok    state     \(directory.path) writable")
         #expect(
             lines[2].hasPrefix(
-                "FAIL  pwm       no PWM chip in /sys/class/pwm — add dtoverlay=pwm-2chan to /boot/firmware/config.txt"))
+                "FAIL  pwm       no PWM chip in \(directory.path)/sys/class/pwm — add dtoverlay=pwm-2chan to /boot/firmware/config.txt"),
+            "the directory searched, as the I2C line names its (issue 30, item 9)")
         #expect(
             lines[3].hasPrefix(
                 "FAIL  i2c       \(directory.path)/i2c-1 does not exist — add dtparam=i2c_arm=on to /boot/firmware/config.txt and reboot"

@@ -138,20 +138,29 @@ struct SupervisionTests {
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
-    @Test("the real daemon with no I2C bus and no gpsd: up for 12 s, one log line about each, status names the IMU")
-    func nothingThere() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+    /// The real daemon (not `--simulate`) on a motor tree, with gpsd at `gpsd` and an I2C bus
+    /// that does not exist (i2c-57), once its socket is up; the caller keeps the tree (its
+    /// directory goes with it) until the daemon has stopped.
+    static func realDaemon(_ waypointd: URL, gpsd: String) async throws -> (ChildProcess, String, PWMSysfsTree) {
         let tree = try SimulatedDaemon.motorTree()
         let root = tree.root
         let configuration = root.appendingPathComponent("waypointd.conf")
-        // Port 1: nothing listens there, so every connection is refused at once.
-        try "gpsd 127.0.0.1:1\ni2c-bus 57\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try "gpsd \(gpsd)\ni2c-bus 57\n".write(to: configuration, atomically: true, encoding: .utf8)
         let socket = root.appendingPathComponent("control.sock").path
         let process = try ChildProcess(
             waypointd,
             ["--config", configuration.path, "--socket", socket, "--state-dir", root.appendingPathComponent("state").path,
              "--sysfs-root", root.path])
         try #require(await SimulatedDaemon.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
+        return (process, socket, tree)
+    }
+
+    @Test("the real daemon with no I2C bus and no gpsd: up for 12 s, one log line about each, status names the IMU")
+    func nothingThere() async throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        // Port 1: nothing listens there, so every connection is refused at once.
+        let (process, socket, tree) = try await Self.realDaemon(waypointd, gpsd: "127.0.0.1:1")
+        defer { withExtendedLifetime(tree) {} }
         try await Task.sleep(for: .seconds(12))
         let log = process.errors.map(\.text).joined(separator: "\n")
         #expect(process.isRunning, "\(log)")
@@ -205,17 +214,9 @@ struct SupervisionTests {
         defer { gpsd.stop() }
         let feeder = GPSCommandTests.Feeder(gpsd, log: GPSCommandTests.fixedLog)
         defer { feeder.stop() }
-        let tree = try SimulatedDaemon.motorTree()
-        let root = tree.root
-        let configuration = root.appendingPathComponent("waypointd.conf")
-        try "gpsd \(gpsd.address)\ni2c-bus 57\n".write(to: configuration, atomically: true, encoding: .utf8)
-        let socket = root.appendingPathComponent("control.sock").path
-        let process = try ChildProcess(
-            waypointd,
-            ["--config", configuration.path, "--socket", socket, "--state-dir", root.appendingPathComponent("state").path,
-             "--sysfs-root", root.path])
+        let (process, socket, tree) = try await Self.realDaemon(waypointd, gpsd: gpsd.address)
         defer { process.terminate() }
-        try #require(await SimulatedDaemon.waitForSocket(socket), "no socket: \(process.errors.map(\.text))")
+        defer { withExtendedLifetime(tree) {} }
         let client = try ControlClient(path: socket)
         #expect(client.receive()?["class"] as? String == "VERSION")
         func gpsProblems() -> [String] {
