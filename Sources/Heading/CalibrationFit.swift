@@ -75,12 +75,16 @@ public struct CalibrationFit: Sendable {
     /// An empty fit.
     public init() {}
 
-    /// Samples collected so far.
+    /// Samples kept so far (at most ``maximumSamples``).
     public var count: Int { samples.count }
+    /// Samples added so far, those since replaced included: it grows with every sample, where
+    /// ``count`` stops at the bound.
+    public private(set) var added = 0
 
     /// Adds one raw sample (microtesla, body frame); non-finite samples are ignored.
     public mutating func add(_ rawMicrotesla: Vector3) {
         guard rawMicrotesla.isFinite else { return }
+        added += 1
         if samples.count < Self.maximumSamples {
             samples.append(rawMicrotesla)
         } else {
@@ -93,6 +97,7 @@ public struct CalibrationFit: Sendable {
     public mutating func reset() {
         samples.removeAll(keepingCapacity: true)
         oldest = 0
+        added = 0
     }
 
     /// How many samples fall in each octant around the rough centre (the midpoint of the
@@ -223,11 +228,12 @@ public struct CalibrationFit: Sendable {
         return mask
     }
 
-    /// The directions still short of samples, in words (``posture(ofOctant:inclinationDegrees:)``),
+    /// The directions still short of samples, given ``octantCounts`` (a pass over every
+    /// sample, made once by the caller), in words (``posture(ofOctant:inclinationDegrees:)``),
     /// or as body-frame octant names without the field's inclination.
-    public func missingDirections(inclinationDegrees: Double?) -> [String] {
-        octantCounts.enumerated().filter { $0.element < Self.minimumSamplesPerOctant }.map { index, _ in
-            inclinationDegrees.map { Self.posture(ofOctant: index, inclinationDegrees: $0) } ?? Self.octantName(index)
+    public static func missingDirections(octantCounts: [Int], inclinationDegrees: Double?) -> [String] {
+        octantCounts.enumerated().filter { $0.element < minimumSamplesPerOctant }.map { index, _ in
+            inclinationDegrees.map { posture(ofOctant: index, inclinationDegrees: $0) } ?? octantName(index)
         }
     }
 

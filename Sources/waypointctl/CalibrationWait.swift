@@ -14,9 +14,7 @@ enum CalibrationWait {
     /// - Returns: 0 once a fit would be good, 1 at the timeout or when the calibration ends
     ///   some other way (cancelled from elsewhere).
     static func run(session: DaemonSession, timeoutSeconds: Double) throws(DaemonFailure) -> ExitStatus {
-        guard case .calibration(let started) = try session.send(.calibrate(.start)).reply else {
-            throw .unexpectedReply(request: "calibrate", reply: "not CALIBRATION")
-        }
+        let started = try calibration(.start, session)
         for line in CalibrationSummary.lines(for: started) { Console.output(line) }
         var missing = started.missing
         var waited = Duration.zero
@@ -27,9 +25,7 @@ enum CalibrationWait {
             let pause = min(pollInterval, timeout - waited)
             ThreadSleep.sleep(for: pause)
             waited += pause
-            guard case .calibration(let report) = try session.send(.calibrate(.status)).reply else {
-                throw .unexpectedReply(request: "calibrate", reply: "not CALIBRATION")
-            }
+            let report = try calibration(.status, session)
             guard report.state == "running" else {
                 Console.error("the calibration is no longer running (\(report.state))")
                 return .failure
@@ -50,5 +46,16 @@ enum CalibrationWait {
         }
         Console.output("ready: the fit is good; run: waypointctl calibrate finish")
         return .success
+    }
+
+    /// The daemon's `CALIBRATION` reply to `action`.
+    private static func calibration(_ action: CalibrationAction, _ session: DaemonSession) throws(DaemonFailure)
+        -> CalibrationReport
+    {
+        let reply = try session.send(.calibrate(action)).reply
+        guard case .calibration(let report) = reply else {
+            throw .unexpectedReply(request: "calibrate", reply: reply.className)
+        }
+        return report
     }
 }

@@ -88,6 +88,18 @@ struct CalibrationFitTests {
         #expect(Set(all).count == 8, "\(all)")
     }
 
+    @Test("past the samples kept, the count of samples added goes on (the daemon counts its progress checks by it)")
+    func addedPastBound() {
+        var fit = CalibrationFit()
+        for i in 0..<(CalibrationFit.maximumSamples + 60) { fit.add(Vector3(Double(i % 7), 1, 2)) }
+        #expect(fit.count == CalibrationFit.maximumSamples)
+        #expect(fit.added == CalibrationFit.maximumSamples + 60)
+        fit.add(Vector3(.nan, 0, 0))
+        #expect(fit.added == CalibrationFit.maximumSamples + 60, "a sample not kept is not counted")
+        fit.reset()
+        #expect(fit.added == 0 && fit.count == 0)
+    }
+
     @Test("a field that changes during the turn is refused as a poor fit")
     func poorFit() {
         var generator = SeededGenerator(seed: 5)

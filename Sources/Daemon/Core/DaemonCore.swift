@@ -265,12 +265,9 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     public func handle(_ request: ControlRequest) async -> ControlReply {
         // A question changes nothing and saves nothing: it need not wait behind another
         // request's saves (a watch asks up to ten times a second).
-        guard !DaemonState.isQuestion(request) else {
-            let reply = transition(request).reply
-            // An export page read both trail files (megabytes) and made a thousand points.
-            if DaemonState.readsTrail(request) { HeapPolicy.releaseFreeMemory() }
-            return reply
-        }
+        // An export page or `back` read both trail files (megabytes): give that back after.
+        defer { if DaemonState.readsTrail(request) { HeapPolicy.releaseFreeMemory() } }
+        guard !DaemonState.isQuestion(request) else { return transition(request).reply }
         return requests.withLock { _ in
             let (outcome, snapshot, reply) = transition(request)
             if let failure = perform(outcome.effects, done: outcome.done, persistent: snapshot.persistent) {

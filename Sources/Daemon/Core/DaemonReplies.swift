@@ -130,10 +130,13 @@ public enum DaemonReplies {
         }
         let fit = state.calibrationFit
         let reference = state.pipeline.modelFieldMicrotesla
+        let counts = fit?.octantCounts
         return CalibrationReport(
-            state: state.calibrationState, samples: fit?.count, octants: fit?.octantCounts,
+            state: state.calibrationState, samples: fit?.count, octants: counts,
             quality: quality, created: saved?.createdAt.iso8601, message: note.map(message),
-            missing: fit?.missingDirections(inclinationDegrees: state.pipeline.modelInclinationDegrees),
+            missing: counts.map {
+                CalibrationFit.missingDirections(octantCounts: $0, inclinationDegrees: state.pipeline.modelInclinationDegrees)
+            },
             // A trial of `finish`: it needs WMM2025's field here to scale to.
             isReady: fit.map { fit in reference.map { (try? fit.fit(referenceFieldMicrotesla: $0)) != nil } ?? false })
     }

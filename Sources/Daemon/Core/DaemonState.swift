@@ -152,7 +152,9 @@ public struct DaemonState: Sendable {
         calibrationFit?.add(sample.magneticMicrotesla)
         let event = RecordingEvent(seconds: advance(to: seconds), kind: .imu(sample))
         var (actions, output) = pipeline.handle(event)
-        if let fit = calibrationFit, fit.count % Self.calibrationProgressSamples == 0 {
+        // By samples added, not kept: once the fit's buffer is full its count stays put, and
+        // a pass over 3000 samples would come with every sample.
+        if let fit = calibrationFit, fit.added % Self.calibrationProgressSamples == 0 {
             // A direction newly filled: one tick (several at once are one).
             let filled = fit.filledOctants
             if filled & ~calibrationFilledOctants != 0 { actions.append(.play(.calibrationProgress)) }

@@ -95,8 +95,6 @@ public struct TrailLog: Sendable {
     private var thinner: TrailThinner
     /// The points kept and not yet appended, oldest first.
     public private(set) var waiting: [TrailPoint] = []
-    /// How many of ``waiting`` (the oldest) an append under way is writing.
-    private var appending = 0
     private var lastFlushSeconds: Double?
     /// Bytes in `trail.log`, as appends have reported them.
     public private(set) var currentFileBytes: Int
@@ -111,7 +109,7 @@ public struct TrailLog: Sendable {
     /// it after a restart (``latestGuidanceStart(stored:)``).
     public private(set) var guidanceStartSeconds: Double?
     private var guidanceStartUnwritten = false
-    /// Whether an append is under way (``appending`` counts its points; it may have none).
+    /// Whether an append is under way (it carries how many of ``waiting`` it writes).
     private var isAppending = false
     /// Appends done so far, each with one `fsync`: for tests of the write rate.
     public private(set) var appendCount = 0
@@ -153,7 +151,6 @@ public struct TrailLog: Sendable {
     public mutating func flush(at seconds: Double? = nil) -> Append? {
         guard !isAppending, !waiting.isEmpty || guidanceStartUnwritten else { return nil }
         if let seconds { lastFlushSeconds = seconds }
-        appending = waiting.count
         isAppending = true
         return Append(
             count: waiting.count, generation: generation, rotatesFirst: currentFileBytes > limits.fileBytes,
@@ -171,11 +168,13 @@ public struct TrailLog: Sendable {
     /// (a mark from before a restart); nil if neither has one.
     public func latestGuidanceStart(stored: [UInt8]) -> Double? {
         var latest = guidanceStartSeconds
-        for line in stored.split(separator: UInt8(ascii: "\n")) where line.first == UInt8(ascii: "G") {
+        forEachLine(stored: stored, from: 0) { line, _ in
+            guard line.first == UInt8(ascii: "G") else { return true }
             let fields = line.split(separator: UInt8(ascii: " "))
-            guard fields.count == 2, let seconds = Double(String(decoding: fields[1], as: UTF8.self)), seconds.isFinite
-            else { continue }
-            latest = max(latest ?? seconds, seconds)
+            if fields.count == 2, let seconds = Double(String(decoding: fields[1], as: UTF8.self)), seconds.isFinite {
+                latest = max(latest ?? seconds, seconds)
+            }
+            return true
         }
         return latest
     }
@@ -184,7 +183,6 @@ public struct TrailLog: Sendable {
     /// the next one.
     public mutating func written(_ append: Append, _ outcome: Written) {
         guard append.generation == generation else { return }
-        appending = 0
         isAppending = false
         if outcome.rotated {
             currentFileBytes = 0
@@ -214,7 +212,6 @@ public struct TrailLog: Sendable {
     /// - Returns: The new generation: the files are removed under it.
     public mutating func clear() -> Int {
         waiting.removeAll(keepingCapacity: true)
-        appending = 0
         isAppending = false
         currentFileBytes = 0
         generation += 1
