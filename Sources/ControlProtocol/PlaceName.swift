@@ -28,6 +28,39 @@ public enum PlaceName {
         return trimmed
     }
 
+    /// A name taken from text someone shared (a map link's place, a `geo:` label) made to
+    /// pass ``validated(_:)`` rather than refused: each unprintable scalar and each run of
+    /// whitespace becomes one space, the ends are trimmed, and past ``maximumLength``
+    /// characters the rest is cut; nil when nothing is left.
+    public static func cleaned(_ text: String) -> String? {
+        var result = ""
+        var pendingSpace = false
+        var count = 0
+        for scalar in text.unicodeScalars {
+            // ASCII answered at once: the Unicode property look-up is the dear part.
+            let isWhitespace = scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+            if isUnprintable(scalar) || isWhitespace {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            if pendingSpace {
+                result.unicodeScalars.append(" ")
+                pendingSpace = false
+            }
+            result.unicodeScalars.append(scalar)
+            count += 1
+            // Counted in scalars while building, in characters once at the end: a character
+            // never has fewer scalars, so the cut below only ever shortens.
+            if count >= maximumLength * 4 { break }
+        }
+        guard !result.isEmpty else { return nil }
+        if result.count > maximumLength {
+            result = String(result.prefix(maximumLength))
+            while let last = result.unicodeScalars.last, last.properties.isWhitespace { result.unicodeScalars.removeLast() }
+        }
+        return result
+    }
+
     /// Whether `scalar` must never reach a terminal raw: a C0 or C1 control, DEL, or a
     /// bidirectional override or isolate.
     public static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {

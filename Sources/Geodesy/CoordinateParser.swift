@@ -45,10 +45,18 @@ struct CoordinateParser {
         }
         var parser = CoordinateParser(scalars: scalars)
         if parser.hasGeoScheme {
-            return try parser.parseGeoURI()
+            return try parser.parseGeoURI().coordinate
         }
         try parser.tokenize()
         return try parser.parseTokens()
+    }
+
+    /// Parses an RFC 5870 `geo:` URI, keeping its uncertainty.
+    /// - Throws: ``CoordinateParseError/malformedGeoURI(_:)`` for text that is not one.
+    static func parseGeo(_ text: String) throws(CoordinateParseError) -> GeoURI {
+        let parser = CoordinateParser(scalars: Array(text.unicodeScalars))
+        guard parser.hasGeoScheme else { throw .malformedGeoURI(text) }
+        return try parser.parseGeoURI()
     }
 
     // MARK: - State
@@ -735,10 +743,10 @@ struct CoordinateParser {
 
     /// Parses `geo:LAT,LON[,ALT][;crs=wgs84][;u=UNCERTAINTY][;name=value...]`.
     ///
-    /// The altitude and uncertainty are checked but not kept. Unknown parameters are ignored, as
+    /// The altitude is checked but not kept. Unknown parameters are ignored, as
     /// RFC 5870 §3.4.4 asks. A query (`?z=17`, added by some map apps) is ignored too, except a
     /// search query (`?q=`), whose coordinates are only a placeholder.
-    private func parseGeoURI() throws(CoordinateParseError) -> Coordinate {
+    private func parseGeoURI() throws(CoordinateParseError) -> GeoURI {
         let body = scalars[Self.geoScheme.unicodeScalars.count...]
         let query = body.firstIndex(of: "?")
         if let query {
@@ -773,8 +781,9 @@ struct CoordinateParser {
             }
             values.append(literal.sign == .minus ? -literal.magnitude : literal.magnitude)
         }
+        var uncertaintyMeters: Double?
         for parameter in sections.dropFirst() {
-            try checkGeoParameter(parameter)
+            uncertaintyMeters = try checkGeoParameter(parameter) ?? uncertaintyMeters
         }
         // RFC 5870 §3.4.2: at a pole the longitude names no different point, but it must still
         // be a valid longitude, and we keep it as written.
@@ -783,13 +792,16 @@ struct CoordinateParser {
         try Coordinate.validate(
             latitudeDegrees: values[0], latitudeText: latitudeText,
             longitudeDegrees: values[1], longitudeText: longitudeText)
-        return Coordinate(uncheckedLatitudeDegrees: values[0], longitudeDegrees: values[1])
+        return GeoURI(
+            coordinate: Coordinate(uncheckedLatitudeDegrees: values[0], longitudeDegrees: values[1]),
+            uncertaintyMeters: uncertaintyMeters)
     }
 
-    /// Checks one `;name[=value]` parameter of a `geo:` URI.
+    /// Checks one `;name[=value]` parameter of a `geo:` URI; returns the uncertainty, metres,
+    /// when it is `u`.
     private func checkGeoParameter(
         _ parameter: ArraySlice<Unicode.Scalar>
-    ) throws(CoordinateParseError) {
+    ) throws(CoordinateParseError) -> Double? {
         let equals = parameter.firstIndex(of: "=")
         let name = text(parameter.startIndex..<(equals ?? parameter.endIndex)).lowercased()
         // RFC 5870 §3.3: a parameter name is one or more letters, digits and hyphens.
@@ -816,9 +828,11 @@ struct CoordinateParser {
             guard let value, let literal = Self.plainDecimal(value), literal.sign == nil else {
                 throw .malformedGeoURI(input)
             }
+            return literal.magnitude
         default:
             break
         }
+        return nil
     }
 
     private static func trimmingWhitespace(

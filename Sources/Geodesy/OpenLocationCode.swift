@@ -36,10 +36,11 @@ public enum OpenLocationCode {
         /// Its digits, padding and separator not counted.
         public var length: Int
 
-        /// The cell's centre.
-        public var centre: (latitudeDegrees: Double, longitudeDegrees: Double) {
-            ((southDegrees + northDegrees) / 2, (westDegrees + eastDegrees) / 2)
-        }
+        /// The cell's centre, each value one division of integers (so the nearest `Double` to
+        /// the decimal value, 2.2944375 and not the sum's 2.2944375000000026).
+        public var centre: (latitudeDegrees: Double, longitudeDegrees: Double) { (centreLatitude, centreLongitude) }
+        var centreLatitude = 0.0
+        var centreLongitude = 0.0
 
         /// The cell's larger side, metres, on a sphere of the Earth's mean radius: how precise
         /// the code is.
@@ -123,10 +124,15 @@ public enum OpenLocationCode {
         // The last digit's place is the cell's size.
         let south = Double(latitude) / Double(latitudeUnitsPerDegree) - 90
         let west = Double(longitude) / Double(longitudeUnitsPerDegree) - 180
-        return Area(
+        var area = Area(
             southDegrees: south, westDegrees: west,
             northDegrees: south + Double(latitudePlace) / Double(latitudeUnitsPerDegree),
             eastDegrees: west + Double(longitudePlace) / Double(longitudeUnitsPerDegree), length: values.count)
+        area.centreLatitude =
+            Double(2 * latitude + latitudePlace - 2 * 90 * latitudeUnitsPerDegree) / Double(2 * latitudeUnitsPerDegree)
+        area.centreLongitude =
+            Double(2 * longitude + longitudePlace - 2 * 180 * longitudeUnitsPerDegree) / Double(2 * longitudeUnitsPerDegree)
+        return area
     }
 
     /// The code of `length` digits (2, 4, 6, 8, or 10 and more; past 15, 15) for a position; nil
