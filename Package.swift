@@ -45,6 +45,8 @@ let package = Package(
 
         // Wire format shared by the daemon and its client.
         .target(name: "ControlProtocol"),
+        // Locations from what phones share (links, geo:, plus codes): pure, offline.
+        .target(name: "LocationIntake", dependencies: ["Geodesy", "ControlProtocol"]),
         // A blocking client of the control socket: waypointctl, and waypointd motor-off asking
         // a running daemon.
         .target(name: "DaemonClient", dependencies: ["ControlProtocol", "SystemSupport"]),
@@ -77,14 +79,14 @@ let package = Package(
             name: "waypointctl",
             dependencies: [
                 "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "GPX", "Guidance",
-                "SystemSupport",
+                "LocationIntake", "SystemSupport",
             ],
             linkerSettings: releaseLinking),
         .executableTarget(
             name: "waypoint-bench",
             dependencies: [
-                "ControlProtocol", "Daemon", "Geodesy", "Geomagnetism", "GPX", "Heading", "Guidance", "Haptics", "Simulation",
-                "SystemSupport",
+                "ControlProtocol", "Daemon", "Geodesy", "Geomagnetism", "GPX", "Heading", "Guidance", "Haptics",
+                "LocationIntake", "Simulation", "SystemSupport",
             ]),
 
         // Shared test helpers; only test targets may depend on this.
@@ -95,6 +97,7 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "LocationIntakeTests", dependencies: ["LocationIntake", "Geodesy", "ControlProtocol"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
@@ -116,7 +119,7 @@ let package = Package(
 
         // The fuzz targets' properties, a library so that make test replays the kept corpus
         // through them (FuzzCorpusTests) and make fuzz runs them under libFuzzer.
-        .target(name: "FuzzTargets", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX", "LocationIntake"], path: "Fuzz/Targets"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ]
 )

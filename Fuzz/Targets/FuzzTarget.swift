@@ -2,6 +2,7 @@ import ControlProtocol
 import Daemon
 import GPX
 import Geodesy
+import LocationIntake
 
 /// The libFuzzer targets: one binary (`Fuzz/Sources`), the target chosen by
 /// `WAYPOINT_FUZZ_TARGET`, so that one instrumented build serves them all; `make fuzz` builds it
@@ -23,6 +24,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case configuration
     /// `RecordingEvent(parsing:line:)`, each line of any text, and `Replay.run` over it all.
     case recording
+    /// `LocationParser`: any text, with and without a reference; a location is in range, its
+    /// name passes the place-name rule, its precision is a distance, and written back as a
+    /// `geo:` URI it reads as the same point.
+    case location
     /// `GPXReader`: any bytes; a document written by `GPXWriter` reads back with the same
     /// points, names and times (numbers to the digits written).
     case gpx
@@ -61,6 +66,25 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = try? RecordingEvent(parsing: String(line), line: index + 1)
             }
             _ = Replay.run(text) { _ in }
+        case .location:
+            guard let text = String(validating: bytes, as: UTF8.self) else { return }
+            let reference = Coordinate(uncheckedLatitudeDegrees: 48.86, longitudeDegrees: 2.35)
+            for near in [nil, reference] {
+                guard let location = try? LocationParser.parse(text, near: near) else { continue }
+                let point = location.coordinate
+                precondition(abs(point.latitudeDegrees) <= 90 && abs(point.longitudeDegrees) <= 180, "\(text): \(location)")
+                precondition((try? PlaceName.validated(location.name)) == location.name, "\(text): name \(location)")
+                precondition(location.precisionMeters.map { $0.isFinite && $0 >= 0 } ?? true, "\(text): \(location)")
+                let written =
+                    "geo:" + DecimalFormat.fixed(point.latitudeDegrees, fractionDigits: 9) + ","
+                    + DecimalFormat.fixed(point.longitudeDegrees, fractionDigits: 9)
+                let again = try? LocationParser.parse(written)
+                precondition(
+                    again.map {
+                        abs($0.coordinate.latitudeDegrees - point.latitudeDegrees) <= 1e-9
+                            && abs($0.coordinate.longitudeDegrees - point.longitudeDegrees) <= 1e-9
+                    } == true, "\(text): \(written) reads differently")
+            }
         case .gpx:
             guard let document = try? GPXReader.read(bytes) else { return }
             let again = try? GPXReader.read(Array(GPXWriter.text(document, creator: "fuzz").utf8))

@@ -1,0 +1,228 @@
+import Geodesy
+
+/// Reads a location from what people type and phones share: coordinates in any form
+/// `Coordinate(parsing:)` reads, `geo:` URIs (RFC 5870, and Android's `geo:0,0?q=LAT,LON(Label)`),
+/// map links (Google Maps, Apple Maps, OpenStreetMap, OsmAnd, Waze, Bing Maps), Open Location
+/// Codes (plus codes), full or short, and any of these inside a longer text ("Meet me here:
+/// https://… thanks"). Pure and offline: a link that only a server could resolve is refused
+/// with what to do instead, never fetched.
+public enum LocationParser {
+    /// The longest text read, bytes: a shared message with a link is a few hundred; past this
+    /// it is not a location someone shared.
+    public static let maximumTextBytes = 8192
+    /// The most links, `geo:` URIs and plus codes looked at in one text.
+    public static let maximumCandidates = 16
+    /// Two points nearer than this are one place (a pin written with more digits in one part
+    /// of a link than another, the same place shared twice): about a building's size, less
+    /// than any arrival radius a walker would use.
+    public static let samePlaceMeters = 25.0
+
+    /// The location `text` names.
+    /// - Parameters:
+    ///   - text: What was typed or pasted.
+    ///   - reference: Where a short plus code is completed near; nil when none is known.
+    /// - Throws: ``LocationError``: the first reason found, or a conflict between two places.
+    public static func parse(_ text: String, near reference: Coordinate? = nil) throws(LocationError) -> Location {
+        let bytes = text.utf8.count
+        guard bytes <= maximumTextBytes else { throw .tooLong(bytes: bytes) }
+        let trimmed = Substring(text).trimmingSpaces
+        guard !trimmed.isEmpty else { throw .empty }
+        let readings = candidates(in: trimmed).map { read($0, near: reference) }
+        guard !readings.isEmpty else { return try typedCoordinates(String(trimmed)) }
+        var found: Location?
+        var firstFailure: LocationError?
+        for reading in readings {
+            switch reading {
+            case .success(let location):
+                guard let first = found else {
+                    found = location
+                    continue
+                }
+                let meters = Geodesic.wgs84.inverse(from: first.coordinate, to: location.coordinate).distanceMeters
+                if meters > samePlaceMeters { throw .conflicting(first, location, meters: meters) }
+            case .failure(let error):
+                if firstFailure == nil { firstFailure = error }
+            }
+        }
+        // A place read wins over a link that could not be (a short link shared beside the
+        // coordinates).
+        if let found { return found }
+        throw firstFailure!
+    }
+
+    /// Text with no link, `geo:` or plus code: typed coordinates, or words that need a search.
+    private static func typedCoordinates(_ text: String) throws(LocationError) -> Location {
+        do throws(CoordinateParseError) {
+            return Location(coordinate: try Coordinate(parsing: text), source: .coordinates)
+        } catch {
+            if isWords(text) { throw .needsSearch(text, nil) }
+            throw .coordinate(error)
+        }
+    }
+
+    /// Whether `text`, which is no coordinate, reads as words (a name, an address): a word of
+    /// it has a letter that neither a hemisphere (N S E W), a unit (`d`, `m`, `s`) nor a
+    /// number's spelling (`nan`, `inf`) explains.
+    public static func isWords<Text: StringProtocol>(_ text: Text) -> Bool {
+        let explained: Set<String> = ["nan", "inf", "infinity"]
+        return text.unicodeScalars.split(whereSeparator: { isSpace($0) || $0 == "," || $0 == ";" }).contains { word in
+            word.contains { $0.properties.isAlphabetic && !"NSEWnsewdms".unicodeScalars.contains($0) }
+                && !explained.contains(String(String.UnicodeScalarView(word)).lowercased())
+        }
+    }
+
+    // MARK: - Finding what the text holds
+
+    /// A link, `geo:` URI or plus code found in a text.
+    enum Candidate {
+        case link(Substring)
+        case geo(Substring)
+        case plusCode(String)
+    }
+
+    /// The links, `geo:` URIs and plus codes in `text`, in order, at most ``maximumCandidates``.
+    /// Each is a whitespace-separated word, less the punctuation a sentence puts after it; a
+    /// `geo:` label in parentheses may hold spaces (`geo:0,0?q=48.85,2.29(Tour Eiffel)`).
+    static func candidates(in text: Substring) -> [Candidate] {
+        var found: [Candidate] = []
+        // Bytes, not characters: splitting into characters costs a grapheme-break search at
+        // every step, and every separator that matters is a scalar of its own, found at its
+        // first byte.
+        let utf8 = text.utf8
+        let scalars = text.unicodeScalars
+        func isSpace(at index: String.Index) -> Bool {
+            let byte = utf8[index]
+            if byte < 0x80 { return byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) }
+            return byte >= 0xC0 && scalars[index].properties.isWhitespace
+        }
+        var position = utf8.startIndex
+        while found.count < maximumCandidates {
+            guard let start = utf8[position...].indices.first(where: { !isSpace(at: $0) }) else { break }
+            var end = utf8[start...].indices.first(where: isSpace) ?? utf8.endIndex
+            var word = trimmingSentencePunctuation(text[start..<end])
+            let lower = word.utf8.prefix(8).map { $0 | 0x20 }
+            if lower.starts(with: "geo:".utf8) {
+                // A label may run past spaces to its closing parenthesis.
+                if let open = word.utf8.firstIndex(of: UInt8(ascii: "(")), !word.utf8[open...].contains(UInt8(ascii: ")")),
+                    let close = utf8[end...].firstIndex(of: UInt8(ascii: ")"))
+                {
+                    end = utf8.index(after: close)
+                    word = trimmingSentencePunctuation(text[word.startIndex..<end])
+                }
+                found.append(.geo(word))
+            } else if lower.starts(with: "http://".utf8) || lower.starts(with: "https://".utf8) {
+                found.append(.link(word))
+            } else if let plus = word.utf8.firstIndex(of: UInt8(ascii: "+")), word.utf8.distance(from: word.startIndex, to: plus) >= 2,
+                OpenLocationCode.isValid(String(word))
+            {
+                // At least two digits before the `+`: "+22" is a number, not a code.
+                found.append(.plusCode(String(word)))
+            }
+            position = end
+        }
+        return found
+    }
+
+    /// Whether a scalar separates words: ASCII whitespace at once, any other by its property.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
+
+    /// `word` without the punctuation a sentence may put after it (`.`, `,`, `;`, `!`, `?`,
+    /// quotes, and a closing bracket that opened before it).
+    static func trimmingSentencePunctuation(_ word: Substring) -> Substring {
+        let scalars = word.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        // An opening quote or bracket before a link.
+        while start < end, "\"'“‘«(<[".unicodeScalars.contains(scalars[start]) { start = scalars.index(after: start) }
+        while start < end {
+            let last = scalars[scalars.index(before: end)]
+            let opening: Unicode.Scalar? = last == ")" ? "(" : last == "]" ? "[" : last == ">" ? "<" : nil
+            if let opening {
+                // A closing bracket stays when it closes one opened inside the word.
+                let inside = scalars[start..<end]
+                if inside.count(where: { $0 == opening }) >= inside.count(where: { $0 == last }) { break }
+            } else if !".,;:!?\"'”’»".unicodeScalars.contains(last) {
+                break
+            }
+            end = scalars.index(before: end)
+        }
+        return word[start..<end]
+    }
+
+    // MARK: - Reading each
+
+    private static func read(_ candidate: Candidate, near reference: Coordinate?) -> Result<Location, LocationError> {
+        switch candidate {
+        case .plusCode(let code):
+            return plusCode(code, near: reference)
+        case .geo(let text):
+            return geo(text).settled(near: reference)
+        case .link(let text):
+            guard let parts = LinkParts(text) else { return .failure(.unknownLink(host: String(text))) }
+            switch MapLink.read(parts) {
+            case .evidence(let evidence): return evidence.settled(near: reference)
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
+    /// A `geo:` URI: RFC 5870's `geo:LAT,LON;u=…`, or Android's `geo:LAT,LON?q=LAT,LON(Label)`
+    /// (the query's point is the pin, the path's only where the map looks; `geo:0,0?q=ADDRESS`
+    /// is a search).
+    static func geo(_ text: Substring) -> LinkEvidence {
+        var evidence = LinkEvidence(source: .geoURI)
+        var uri = String(text)
+        if let mark = text.firstIndex(of: "?") {
+            let query = text[text.index(after: mark)...]
+            for pair in query.split(separator: "&") where pair.lowercased().hasPrefix("q=") {
+                evidence.read(LinkParts.decoded(pair.dropFirst(2), plusIsSpace: true), as: .pin)
+            }
+            uri = String(text[..<mark])
+        }
+        // geo:LAT,LON, plain, as apps write it: without the general parser.
+        if let point = LinkEvidence.decimalPair(Substring(uri).dropFirst(4)) {
+            let isPlaceholder = point.latitudeDegrees == 0 && point.longitudeDegrees == 0
+            if !(isPlaceholder && text.contains("?")) { evidence.add(point, as: evidence.hasPlace ? .centre : .pin) }
+            return evidence
+        }
+        do throws(CoordinateParseError) {
+            let parsed = try GeoURI(parsing: uri)
+            evidence.uncertaintyMeters = parsed.uncertaintyMeters
+            // `geo:0,0` is Android's placeholder beside a query, not a place in the ocean.
+            let isPlaceholder = parsed.coordinate.latitudeDegrees == 0 && parsed.coordinate.longitudeDegrees == 0
+            if !(isPlaceholder && text.contains("?")) { evidence.add(parsed.coordinate, as: evidence.hasPlace ? .centre : .pin) }
+        } catch {
+            if !evidence.hasPlace { evidence.fail(.coordinate(error)) }
+        }
+        return evidence
+    }
+
+    /// A plus code: a full one decoded to its cell's centre, a short one completed near
+    /// `reference` first.
+    static func plusCode(_ code: String, near reference: Coordinate?) -> Result<Location, LocationError> {
+        if OpenLocationCode.isFull(code), let area = OpenLocationCode.decode(code) {
+            return .success(location(area, source: .plusCode))
+        }
+        guard OpenLocationCode.isShort(code) else {
+            return .failure(.badCoordinate(.plusCode, .unexpectedText(code)))
+        }
+        guard let reference else { return .failure(.needsReference(code: code.uppercased())) }
+        guard
+            let full = OpenLocationCode.recoverNearest(
+                code, latitudeDegrees: reference.latitudeDegrees, longitudeDegrees: reference.longitudeDegrees),
+            let area = OpenLocationCode.decode(full)
+        else { return .failure(.badCoordinate(.shortPlusCode, .unexpectedText(code))) }
+        var location = location(area, source: .shortPlusCode)
+        location.completion = Location.Completion(fullCode: full, near: reference)
+        return .success(location)
+    }
+
+    private static func location(_ area: OpenLocationCode.Area, source: LocationSource) -> Location {
+        let centre = area.centre
+        return Location(
+            coordinate: Coordinate(uncheckedLatitudeDegrees: centre.latitudeDegrees, longitudeDegrees: centre.longitudeDegrees),
+            source: source, precisionMeters: area.sizeMeters)
+    }
+}
