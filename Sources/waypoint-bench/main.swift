@@ -1,6 +1,7 @@
 // waypoint-bench: speed of the navigation math, one metric per line (`name value unit`).
 //   waypoint-bench                  every built-in metric
 //   waypoint-bench geodesic FILE    the inverse over the first four columns of FILE's rows
+//   waypoint-bench locations        reading shared links, plus codes and typed coordinates
 //   waypoint-bench gpx-import       reading a 10 000-point GPX track into a route (its own process: its peak memory)
 //   waypoint-bench trail-export     exporting a 100 000-point trail as GPX (likewise)
 @preconcurrency import Glibc
@@ -10,6 +11,7 @@ import Geomagnetism
 import Guidance
 import Haptics
 import Heading
+import LocationIntake
 import Simulation
 
 typealias GeodesicPair = (lat1: Double, lon1: Double, lat2: Double, lon2: Double)
@@ -65,11 +67,42 @@ func runBuiltIn() {
             ).declinationDegrees
         },
         "ns/op")
+    runLocations()
     runHeading()
     RouteBench.runGuiding()
     runHaptics()
     if let kilobytes = Benchmark.peakResidentKilobytes() {
         Benchmark.report("process.peak_rss", Double(kilobytes), "kB")
+    }
+}
+
+/// Reading what a phone shares (issue 26, aim ≤ 5 µs a link): one shape of each service, a
+/// link inside a message, a geo: label and plus codes, each to a location; and typed
+/// coordinates, for scale.
+func runLocations() {
+    let links = [
+        ("google-place", "https://www.google.com/maps/place/Eiffel+Tower/@48.8583701,2.2919064,17z/data=!3m1!4b1!4m6!3m5!1s0x47e66e2964e34e2d:0x8ddca9ee380ef7e0!8m2!3d48.8583701!4d2.2944813!16zL20vMDJqODE"),
+        ("google-q", "https://maps.google.com/?q=48.8584,2.2945"),
+        ("google-api", "https://www.google.com/maps/search/?api=1&query=48.8584%2C2.2945"),
+        ("apple", "https://maps.apple.com/?ll=48.858370,2.294481&q=Eiffel%20Tower&t=m"),
+        ("openstreetmap", "https://www.openstreetmap.org/?mlat=48.85837&mlon=2.29448#map=17/48.85837/2.29448"),
+        ("osmand", "https://osmand.net/go?lat=48.85837&lon=2.29448&z=16"),
+        ("waze", "https://waze.com/ul?ll=48.85837,2.29448&navigate=yes"),
+        ("bing", "https://www.bing.com/maps?cp=48.85837~2.29448&lvl=17"),
+        ("in-message", "Meet me here: https://maps.apple.com/?ll=48.858370,2.294481&q=Eiffel%20Tower thanks"),
+        ("geo-label", "geo:0,0?q=48.8584,2.2945(Eiffel%20Tower)"),
+        ("plus-code", "8FW4V75V+8Q"),
+        ("short-plus-code", "V75V+8Q Paris"),
+        ("typed-dms", #"48°51'30.2"N 2°17'40.2"E"#),
+    ]
+    let reference = Coordinate(uncheckedLatitudeDegrees: 48.86, longitudeDegrees: 2.35)
+    let read = { (text: String) in (try? LocationParser.parse(text, near: reference))?.coordinate.latitudeDegrees ?? 0 }
+    // The mean over the shared forms (the aim is per link), then each form.
+    let shared = links.filter { $0.0 != "typed-dms" }.map(\.1)
+    let inputs = (0..<inputCount).map { shared[$0 % shared.count] }
+    Benchmark.report("location.parse.link", Benchmark.nanosecondsPerOperation(inputs, read), "ns/op")
+    for (name, text) in links {
+        Benchmark.report("location.parse.\(name)", Benchmark.nanosecondsPerOperation([text], read), "ns/op")
     }
 }
 
@@ -177,11 +210,13 @@ case 0:
     runBuiltIn()
 case 2 where arguments[0] == "geodesic":
     exit(runFile(arguments[1]))
+case 1 where arguments[0] == "locations":
+    runLocations()
 case 1 where arguments[0] == "gpx-import":
     RouteBench.runImport()
 case 1 where arguments[0] == "trail-export":
     await RouteBench.runExport()
 default:
-    fputs("usage: waypoint-bench [geodesic FILE | gpx-import | trail-export]\n", stderr)
+    fputs("usage: waypoint-bench [geodesic FILE | locations | gpx-import | trail-export]\n", stderr)
     exit(64)
 }
