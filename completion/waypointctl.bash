@@ -29,7 +29,7 @@ _waypointctl() {
             *) command=${COMP_WORDS[i]}; break ;;
         esac
     done
-    local commands="go clear status watch recent place route back track mute buzz calibrate bearing declination help"
+    local commands="go clear status watch recent place route back track mute buzz calibrate locate bearing declination help"
     if [[ -z $command ]]; then
         if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return; fi
         COMPREPLY=($(compgen -W "$commands --socket --help --version" -- "$cur"))
@@ -42,16 +42,21 @@ _waypointctl() {
             local IFS=$'\n'
             COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")" -- "$cur"))
             return ;;
-        --name|--recent|--radius|--seconds|--minutes|--since|--until|--hz|--date|--year|--height-km) return ;;
+        --name|--recent|--radius|--seconds|--minutes|--since|--until|--hz|--date|--year|--height-km|--near) return ;;
     esac
     case $command in
         go)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--name --recent --place --force --socket --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--name --recent --place --near --force --socket --help" -- "$cur"))
             else
+                # A place's name, or the start of the forms a place's text takes (see PLACES in
+                # waypointctl(1): coordinates, geo:, a map link, a plus code).
                 local IFS=$'\n'
-                COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")" -- "$cur"))
+                COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")"$'\ngeo:\nhttps://' -- "$cur"))
             fi ;;
+        locate)
+            if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--near --json --socket --help" -- "$cur"))
+            else COMPREPLY=($(compgen -W "geo: https://" -- "$cur")); fi ;;
         status) COMPREPLY=($(compgen -W "--json --socket --help" -- "$cur")) ;;
         watch) COMPREPLY=($(compgen -W "--hz --plain --socket --help" -- "$cur")) ;;
         mute) COMPREPLY=($(compgen -W "on off --socket --help" -- "$cur")) ;;
@@ -71,6 +76,7 @@ _waypointctl() {
                 rename*|remove*)
                     local IFS=$'\n'
                     COMPREPLY=($(compgen -W "$(_waypointctl_names places "${socket[@]}")" -- "$cur")) ;;
+                add*) COMPREPLY=($(compgen -W "--near --radius --replace --socket" -- "$cur")) ;;
                 *) COMPREPLY=($(compgen -W "--radius --seconds --replace --socket" -- "$cur")) ;;
             esac ;;
         track)
@@ -80,8 +86,8 @@ _waypointctl() {
         recent)
             if [[ -z $words ]]; then COMPREPLY=($(compgen -W "remove --socket --help" -- "$cur")); fi ;;
         clear) COMPREPLY=($(compgen -W "--socket --help" -- "$cur")) ;;
-        bearing) COMPREPLY=($(compgen -W "--batch --help" -- "$cur")) ;;
-        declination) COMPREPLY=($(compgen -W "--date --year --height-km --batch --help" -- "$cur")) ;;
+        bearing) COMPREPLY=($(compgen -W "--near --batch --help" -- "$cur")) ;;
+        declination) COMPREPLY=($(compgen -W "--date --year --height-km --near --batch --help" -- "$cur")) ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
     esac
 }

@@ -7,14 +7,14 @@ enum BearingCommand {
     static let name = "bearing"
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flagOptions: ["--batch"], command: name)
+        let arguments = try Arguments(words, valueOptions: ["--near"], flagOptions: ["--batch"], command: name)
         if arguments.has("--batch") {
-            guard arguments.positionals.isEmpty else {
+            guard arguments.positionals.isEmpty, arguments.value("--near") == nil else {
                 throw UsageError("--batch reads points from standard input and takes no coordinates", command: name)
             }
             return runBatch()
         }
-        let (from, to) = try endpoints(arguments.positionals)
+        let (from, to) = try endpoints(arguments.positionals, near: try PlaceText.near(arguments, command: name))
         let result = Geodesic.wgs84.inverse(from: from, to: to)
         Console.output("from             \(from.formattedDegreesMinutesSeconds())")
         Console.output("to               \(to.formattedDegreesMinutesSeconds())")
@@ -28,9 +28,9 @@ enum BearingCommand {
         return .success
     }
 
-    /// Two coordinates, each one argument (`"48.8584 2.2945"`, `geo:48.8584,2.2945`, DMS …), or
-    /// four plain numbers `LAT1 LON1 LAT2 LON2`.
-    private static func endpoints(_ positionals: [String]) throws(UsageError) -> (Coordinate, Coordinate) {
+    /// Two places, each one argument (`"48.8584 2.2945"`, `geo:48.8584,2.2945`, DMS, a map
+    /// link, a plus code …), or four plain numbers `LAT1 LON1 LAT2 LON2`.
+    private static func endpoints(_ positionals: [String], near: Coordinate?) throws(UsageError) -> (Coordinate, Coordinate) {
         let texts: [String]
         switch positionals.count {
         case 2: texts = positionals
@@ -42,10 +42,12 @@ enum BearingCommand {
         }
         var points: [Coordinate] = []
         for (label, text) in zip(["FROM", "TO"], texts) {
-            do throws(CoordinateParseError) {
-                points.append(try Coordinate(parsing: text))
+            do throws(UsageError) {
+                if case .location(let location) = try PlaceText.read(text, near: near, fixMayHelp: false, command: name) {
+                    points.append(location.coordinate)
+                }
             } catch {
-                throw UsageError("\(label) '\(text)': \(error)", command: name)
+                throw UsageError("\(label) \(error.message)", command: name)
             }
         }
         return (points[0], points[1])

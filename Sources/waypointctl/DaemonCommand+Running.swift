@@ -3,6 +3,7 @@ import ControlProtocol
 import DaemonClient
 import GPX
 import Geodesy
+import LocationIntake
 import SystemSupport
 
 extension DaemonCommand {
@@ -15,37 +16,48 @@ extension DaemonCommand {
         }
         do throws(DaemonFailure) {
             let session = try DaemonSession(path: socketPath)
-            // Whether there is anything to clear: "cleared" twice in a row would be untrue.
-            let hadDestination = self == .clear ? try Self.status(session)?.destination != nil : true
-            if case .placeMark(_, let seconds, _, _) = self {
-                // The daemon averages the fixes of the seconds before the request: these.
-                Console.error("hold still: averaging \(Presentation.seconds(seconds)) of GPS fixes…")
-                ThreadSleep.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            if case .completing(let text, let then) = self {
+                return try then.command(try PlaceText.completed(text, session: session)).run(in: session)
             }
-            if case .trackExport(let since, let until) = self {
-                let document = try TrackExport.document(session: session, since: since, until: until)
-                Console.output(GPXWriter.text(document, creator: "waypointctl \(Release.version)"), terminator: "")
-                let points = document.pointCount
-                let segments = document.tracks.first?.segments.count ?? 0
-                Console.error("track: \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")")
-                return .success
-            }
-            if case .calibrateWaiting(let timeout) = self {
-                return try CalibrationWait.run(session: session, timeoutSeconds: timeout)
-            }
-            // Before anything is set or played: a coordinate that looks typed longitude first.
-            if case .go(let coordinate, _, force: false) = self, let refusal = try Self.swapRefusal(coordinate, session) {
-                throw .input("go: \(refusal)", .dataError)
-            }
-            let received = try session.send(try requestToSend())
-            for line in try output(for: received, session: session, hadDestination: hadDestination) {
-                Console.output(line)
-            }
-            return .success
+            return try run(in: session)
         } catch {
             Console.error("\(error)")
             return error.exitStatus
         }
+    }
+
+    /// The command on an open session.
+    private func run(in session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
+        // Whether there is anything to clear: "cleared" twice in a row would be untrue.
+        let hadDestination = self == .clear ? try Self.status(session)?.destination != nil : true
+        if case .placeMark(_, let seconds, _, _) = self {
+            // The daemon averages the fixes of the seconds before the request: these.
+            Console.error("hold still: averaging \(Presentation.seconds(seconds)) of GPS fixes…")
+            ThreadSleep.sleep(for: .milliseconds(Int64(seconds * 1000)))
+        }
+        if case .trackExport(let since, let until) = self {
+            let document = try TrackExport.document(session: session, since: since, until: until)
+            Console.output(GPXWriter.text(document, creator: "waypointctl \(Release.version)"), terminator: "")
+            let points = document.pointCount
+            let segments = document.tracks.first?.segments.count ?? 0
+            Console.error("track: \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")")
+            return .success
+        }
+        if case .calibrateWaiting(let timeout) = self {
+            return try CalibrationWait.run(session: session, timeoutSeconds: timeout)
+        }
+        // Before anything is set or played: coordinates that look typed longitude first,
+        // typed as numbers or as a geo: URI (a map link or a plus code comes from an app).
+        if case .go(let location, _, force: false) = self, [.coordinates, .geoURI].contains(location.source),
+            let refusal = try Self.swapRefusal(location.coordinate, session)
+        {
+            throw .input("go: \(refusal)", .dataError)
+        }
+        let received = try session.send(try requestToSend())
+        for line in try output(for: received, session: session, hadDestination: hadDestination) {
+            Console.output(line)
+        }
+        return .success
     }
 
     /// ``request``, with a route's waypoints read from its file.
@@ -99,9 +111,10 @@ extension DaemonCommand {
             return RecentList.lines(for: destinations)
         case (.calibrate, .calibration(let report)):
             return CalibrationSummary.lines(for: report)
-        case (.go(let coordinate, let name, _), .ok):
+        case (.go(let location, let name, _), .ok):
             let place = Presentation.place(
-                latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees, name: name)
+                latitudeDegrees: location.coordinate.latitudeDegrees, longitudeDegrees: location.coordinate.longitudeDegrees,
+                name: name ?? location.name)
             // The radius arrival is judged by is the daemon's (its configuration): ask it.
             let radius = (try? Self.status(session))?.destination?.radiusMeters
             return ["destination set: \(place)" + (radius.map { " (arrival within \(Presentation.distance(meters: $0)))" } ?? "")]

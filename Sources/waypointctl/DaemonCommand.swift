@@ -1,12 +1,17 @@
 import CommandLineSupport
 import ControlProtocol
 import Geodesy
+import LocationIntake
 
 /// A command for the daemon, read from the command line (pure: no IO).
 enum DaemonCommand: Equatable {
-    /// `go LAT LON [--name NAME] [--force]`, `go COORDINATE [--name NAME] [--force]`; `force`
-    /// sends it even when it looks typed longitude first.
-    case go(Coordinate, name: String?, force: Bool = false)
+    /// `go LAT LON [--name NAME] [--force]`, `go PLACE [--name NAME] [--force]`: the name
+    /// given, else the one the place's text carries; `force` sends typed coordinates even when
+    /// they look typed longitude first.
+    case go(Location, name: String?, force: Bool = false)
+    /// `go` or `place add` with a short plus code and no `--near`: completed near the daemon's
+    /// fix, then run as `then` says.
+    case completing(String, then: Completion)
     /// `go --recent N`.
     case goRecent(Int)
     /// `clear`.
@@ -47,6 +52,25 @@ enum DaemonCommand: Equatable {
     /// are, so that adding one needs a row in ``table`` and nothing here.
     case send(ControlRequest, done: String)
 
+    /// What a place still to be completed is for.
+    enum Completion: Equatable {
+        case go(name: String?, force: Bool)
+        case placeAdd(name: String, radiusMeters: Double?, replacing: Bool)
+
+        /// The command, once the place is known.
+        func command(_ location: Location) -> DaemonCommand {
+            switch self {
+            case .go(let name, let force): .go(location, name: name, force: force)
+            case .placeAdd(let name, let radius, let replacing):
+                .place(
+                    .add(
+                        DestinationReport(
+                            latitude: location.coordinate.latitudeDegrees, longitude: location.coordinate.longitudeDegrees,
+                            name: name, radiusMeters: radius), replacing: replacing))
+            }
+        }
+    }
+
     /// The daemon commands, in the order the help lists them.
     static let table: [DaemonCommandEntry] = [
         .go, .clear, .status, .watch, .recent, .place, .route, .back, .track, .mute, .buzz, .calibrate,
@@ -58,8 +82,10 @@ enum DaemonCommand: Equatable {
     /// The request this command sends first.
     var request: ControlRequest {
         switch self {
-        case .go(let coordinate, let name, _):
-            .go(latitude: coordinate.latitudeDegrees, longitude: coordinate.longitudeDegrees, name: name)
+        case .go(let location, let name, _):
+            .go(latitude: location.coordinate.latitudeDegrees, longitude: location.coordinate.longitudeDegrees, name: name ?? location.name)
+        // The fix to complete the code near comes first.
+        case .completing: .status
         case .goRecent(let index): .goRecent(index)
         case .clear: .clear
         case .status: .status

@@ -11,10 +11,10 @@ enum DeclinationCommand {
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
-            words, valueOptions: ["--date", "--year", "--height-km"], flagOptions: ["--batch"], command: name)
+            words, valueOptions: ["--date", "--year", "--height-km", "--near"], flagOptions: ["--batch"], command: name)
         if arguments.has("--batch") {
             guard arguments.positionals.isEmpty, arguments.value("--date") == nil,
-                arguments.value("--year") == nil, arguments.value("--height-km") == nil
+                arguments.value("--year") == nil, arguments.value("--height-km") == nil, arguments.value("--near") == nil
             else {
                 throw UsageError(
                     "--batch reads \"year height_km lat lon\" lines from standard input and takes nothing else",
@@ -22,7 +22,7 @@ enum DeclinationCommand {
             }
             return runBatch()
         }
-        let place = try self.place(arguments.positionals)
+        let place = try self.place(arguments.positionals, near: try PlaceText.near(arguments, command: name))
         let year = try decimalYear(date: arguments.value("--date"), year: arguments.value("--year"))
         let heightKilometers = try number(arguments.value("--height-km") ?? "0", option: "--height-km")
         let field = model.field(
@@ -75,18 +75,16 @@ enum DeclinationCommand {
         }
     }
 
-    /// The place: `LAT LON` as two arguments, or any one coordinate form `Geodesy` reads.
-    private static func place(_ positionals: [String]) throws(UsageError) -> Coordinate {
-        guard positionals.count == 1 || positionals.count == 2 else {
-            throw UsageError(
-                "declination needs a place (LAT LON); got \(positionals.count) arguments", command: name)
+    /// The place: `LAT LON` as two arguments, or any one form `PlaceText` reads.
+    private static func place(_ positionals: [String], near: Coordinate?) throws(UsageError) -> Coordinate {
+        guard !positionals.isEmpty else {
+            throw UsageError("declination needs a place (LAT LON, or any form under Places in --help)", command: name)
         }
         let text = positionals.joined(separator: " ")
-        do throws(CoordinateParseError) {
-            return try Coordinate(parsing: text)
-        } catch {
-            throw UsageError("'\(text)': \(error)", command: name)
+        guard case .location(let location) = try PlaceText.read(text, near: near, fixMayHelp: false, command: name) else {
+            throw UsageError("'\(text)' needs --near", command: name)
         }
+        return location.coordinate
     }
 
     /// The decimal year from `--date YYYY-MM-DD` or `--year Y`, else today's date (UTC).

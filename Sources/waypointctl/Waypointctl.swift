@@ -49,6 +49,10 @@ enum Waypointctl {
             switch command {
             case BearingCommand.name: return try BearingCommand.run(rest)
             case DeclinationCommand.name: return try DeclinationCommand.run(rest)
+            case LocateCommand.name:
+                return try LocateCommand.run(rest) { option in
+                    SocketPath.resolve(option: option ?? globalSocket, environment: socketEnvironment)
+                }
             case _ where DaemonCommand.names.contains(command):
                 let (daemonCommand, commandSocket) = try DaemonCommand.parse(
                     name: command, words: rest, now: Double(time(nil)))
@@ -60,7 +64,8 @@ enum Waypointctl {
                 return daemonCommand.run(socketPath: path)
             default:
                 throw UsageError.unknownCommand(
-                    command, among: DaemonCommand.names + [BearingCommand.name, DeclinationCommand.name, "help"])
+                    command,
+                    among: DaemonCommand.names + [LocateCommand.name, BearingCommand.name, DeclinationCommand.name, "help"])
             }
         } catch {
             Console.error(error.message)

@@ -27,8 +27,8 @@ struct CompletionTests {
     @Test("waypointctl <TAB>, go --<TAB>, buzz <TAB>, route <TAB>, and waypointd's commands")
     func candidates() throws {
         guard let commands = try Self.complete(["waypointctl", ""]) else { return }
-        #expect(Set(commands).isSuperset(of: ["go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate", "bearing", "declination"]))
-        #expect(try Self.complete(["waypointctl", "go", "--"]) == ["--name", "--recent", "--place", "--force", "--socket", "--help"])
+        #expect(Set(commands).isSuperset(of: ["go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate", "locate", "bearing", "declination"]))
+        #expect(try Self.complete(["waypointctl", "go", "--"]) == ["--name", "--recent", "--place", "--near", "--force", "--socket", "--help"])
         #expect(
             try Self.complete(["waypointctl", "buzz", ""])
                 == ["accepted", "arrived", "waypoint-reached", "gps-lost", "heading-unreliable", "calibrated", "test", "--socket", "--help"])
@@ -55,7 +55,8 @@ struct CompletionTests {
         chmod(fake.path, 0o755)
         let offered = try Self.complete(["waypointctl", "go", ""], path: directory.path)
         // Issue 30, item 12: a recent destination that is also a place is offered once.
-        #expect(offered == ["Bakery", "Gate 3, north side", "Eiffel Tower"], "\(offered ?? [])")
+        // Then the starts of the forms a place's text takes (issue 26).
+        #expect(offered == ["Bakery", "Gate 3, north side", "Eiffel Tower", "geo:", "https://"], "\(offered ?? [])")
         #expect(try Self.complete(["waypointctl", "place", "remove", "Ga"], path: directory.path) == ["Gate 3, north side"])
         // place rename and remove take places only, not recent destinations' names.
         #expect(try Self.complete(["waypointctl", "place", "rename", ""], path: directory.path) == ["Bakery", "Gate 3, north side"])

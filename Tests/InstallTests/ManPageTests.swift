@@ -52,7 +52,7 @@ struct ManPageTests {
             help.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap {
                 $0.split(separator: " ").first.map(String.init)
             })
-        #expect(commands.isSuperset(of: ["go", "route", "place", "track", "back", "bearing", "declination", "calibrate"]), "\(commands)")
+        #expect(commands.isSuperset(of: ["go", "route", "place", "track", "back", "bearing", "declination", "calibrate", "locate"]), "\(commands)")
         let page = try Self.page("man1/waypointctl.1")
         for command in commands {
             #expect(page.contains(".It Cm \(command)"), "waypointctl(1) lacks \(command)")
@@ -103,7 +103,7 @@ struct ManPageTests {
 
     @Test("each command's --help synopsis is in its man page, word for word", arguments: [
         "go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate", "bearing",
-        "declination",
+        "declination", "locate",
     ])
     func waypointctlSynopsis(command: String) throws {
         guard let waypointctl = try ExternalTool.built("waypointctl"), let page = try Self.rendered("man/waypointctl.1")

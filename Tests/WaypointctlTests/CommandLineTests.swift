@@ -15,14 +15,15 @@ struct CommandLineTests {
         guard let help = try run(["--help"]) else { return }
         #expect(help.status == 0)
         #expect(help.standardOutput.hasPrefix("usage: waypointctl [--socket PATH] [--help] [--version] COMMAND [ARGUMENTS]\n"))
-        #expect(help.standardOutput.contains("bearing FROM TO") && help.standardOutput.contains("declination LAT LON"))
+        #expect(help.standardOutput.contains("bearing FROM TO") && help.standardOutput.contains("declination PLACE")
+            && help.standardOutput.contains("locate PLACE") && help.standardOutput.contains("V75V+8Q"))
         for arguments in [["bearing", "--help"], ["help", "bearing"]] {
             let bearingHelp = try #require(try run(arguments))
             #expect(bearingHelp.status == 0)
-            #expect(bearingHelp.standardOutput.hasPrefix("usage: waypointctl bearing FROM TO\n"))
+            #expect(bearingHelp.standardOutput.hasPrefix("usage: waypointctl bearing FROM TO [--near COORDINATE]\n"))
         }
         let declinationHelp = try #require(try run(["declination", "-h"]))
-        #expect(declinationHelp.standardOutput.hasPrefix("usage: waypointctl declination LAT LON"))
+        #expect(declinationHelp.standardOutput.hasPrefix("usage: waypointctl declination PLACE"))
         let version = try #require(try run(["--version"]))
         #expect(version.status == 0)
         #expect(version.standardOutput == "waypointctl 0.1.0\n")

@@ -188,6 +188,29 @@ struct DaemonCommandTests {
                     + "latitude comes first: did you mean '-33.8568 151.2153'?\n"))
     }
 
+    @Test("go and place add with what a phone shares (issue 26): the link's name, no swap question for a link, a short plus code completed near the fix")
+    func sharedPlaces() throws {
+        // A link names its latitude: no status question; the name comes from the link.
+        let link = "https://maps.apple.com/?ll=48.858370,2.294481&q=Eiffel%20Tower"
+        guard let linked = try run(["go", link], replies: [[Self.ok], [Self.status]]) else { return }
+        #expect(linked.output.status == 0, "\(linked.output.standardError)")
+        #expect(linked.requests == [#"{"cmd":"go","lat":48.85837,"lon":2.294481,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
+        // A short code: the fix first (48.8556, 2.2986), then the completed place.
+        let short = try #require(try run(["go", "V75V+8Q"], replies: [[Self.status], [Self.ok], [Self.status]]))
+        #expect(short.output.status == 0, "\(short.output.standardError)")
+        #expect(short.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8583125,"lon":2.2944375}"#, #"{"cmd":"status"}"#])
+        #expect(short.output.standardError == "waypointctl: 8FW4V75V+8Q: the short code completed near the current fix\n")
+        // --near instead of the fix: nothing asked.
+        let near = try #require(try run(["place", "add", "Tower", "V75V+8Q", "--near", "48.86,2.35"], replies: [[Self.ok]]))
+        #expect(near.requests == [#"{"action":"add","cmd":"place","lat":48.8583125,"lon":2.2944375,"name":"Tower"}"#])
+        // No fix yet: refused with what to do, nothing set.
+        let idle = #"{"class":"STATUS","state":"no-fix","heading":{"reliable":false},"destination":null}"#
+        let noFix = try #require(try run(["place", "add", "Tower", "V75V+8Q"], replies: [[idle]]))
+        #expect(noFix.output.status == 65)
+        #expect(noFix.requests == [#"{"cmd":"status"}"#])
+        #expect(noFix.output.standardError.contains("has no fix yet: give --near COORDINATE"), "\(noFix.output.standardError)")
+    }
+
     @Test("clear says whether there was anything to clear (issue 18, item 6)")
     func clearTwice() throws {
         let idle = #"{"class":"STATUS","state":"idle","heading":{"reliable":false},"destination":null}"#

@@ -50,8 +50,9 @@ struct DaemonUsageTests {
             ("mute", "usage: waypointctl mute on|off\n"),
             ("buzz", "usage: waypointctl buzz [PATTERN]\n"),
             ("calibrate", "usage: waypointctl calibrate [start|finish|cancel|status|reset]\n"),
-            ("bearing", "usage: waypointctl bearing FROM TO\n"),
-            ("declination", "usage: waypointctl declination LAT LON"),
+            ("bearing", "usage: waypointctl bearing FROM TO [--near COORDINATE]\n"),
+            ("locate", "usage: waypointctl locate PLACE [--near COORDINATE] [--json]\n"),
+            ("declination", "usage: waypointctl declination PLACE"),
         ])
     func help(_ command: String, _ usage: String) throws {
         for arguments in [[command, "--help"], [command, "-h"], ["help", command], ["--help", command]] {
@@ -62,6 +63,42 @@ struct DaemonUsageTests {
         }
         guard let overview = try run(["--help"]) else { return }
         #expect(overview.standardOutput.contains("\n  \(command) "), "the overview lists \(command)")
+    }
+
+    @Test("locate (issue 26): what a text means, offline; 65 for a text that is no place, 64 for usage")
+    func locate() throws {
+        guard let google = try run(["locate", "Here: https://www.google.com/maps/place/Caf%C3%A9+de+Flore/@48.8541,2.3326,18z/data=!3d48.854167!4d2.3325."])
+        else { return }
+        #expect(google.status == 0, "\(google.standardError)")
+        #expect(
+            google.standardOutput == """
+                place      48°51'15.0"N 2°19'57.0"E
+                decimal    48.854167 2.332500
+                name       Café de Flore
+                source     Google Maps link
+
+                """)
+        let code = try #require(try run(["locate", "8fw4v75v+8q9", "--json"]))
+        // The reference implementation's centre and cell (PyPI openlocationcode): 2.5e-5° × 3.125e-5°.
+        #expect(code.standardOutput == #"{"lat":48.8582875,"lon":2.294484375,"source":"plus-code","precision_m":2.8}"# + "\n")
+        let geo = try #require(try run(["locate", "--json", "geo:48.8584,2.2945;u=35"]))
+        #expect(geo.standardOutput == #"{"lat":48.8584,"lon":2.2945,"source":"geo-uri","precision_m":35}"# + "\n")
+        for (text, reason) in [
+            ("https://maps.app.goo.gl/AbC123", "nothing is fetched"), ("bakery", "needs a search"),
+            ("V75V+8Q", "give --near COORDINATE"), ("91 200", "out of range"),
+            ("bakery \u{1B}]0;owned\u{7} " + String(repeating: "x", count: 5000), "\\u{1B}]0;owned\\u{07}"),
+        ] {
+            let refused = try #require(try run(["locate", text, "--socket", Self.absent]))
+            #expect(refused.status == 65, "\(text)")
+            #expect(refused.standardError.hasPrefix("waypointctl: locate: ") && refused.standardError.contains(reason), "\(refused.standardError)")
+            #expect(refused.standardOutput.isEmpty)
+            // What was pasted reaches the terminal escaped, and cut: a message stays short.
+            #expect(!refused.standardError.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+            #expect(refused.standardError.count < 600, "\(refused.standardError.count)")
+        }
+        for arguments in [["locate"], ["locate", "1 2", "--near"], ["locate", "V75V+8Q", "--near", "somewhere"]] {
+            #expect(try run(arguments)?.status == 64, "\(arguments)")
+        }
     }
 
     @Test("the daemon commands' help names the socket option and its default")
@@ -138,7 +175,7 @@ struct DaemonUsageTests {
         "usage errors exit 64 with the reason and a pointer to the help, before any connection",
         arguments: [
             (["go"], "go needs a destination", "go"),
-            (["go", "1", "2", "3"], "got 3 arguments", "go"),
+            (["go", "1", "2", "3"], "more than two values in '1 2 3'", "go"),
             (["go", "91", "0"], "'91 0': latitude 91 is out of range", "go"),
             (["go", "0", "181"], "longitude 181 is out of range", "go"),
             (["go", "nan", "0"], "'nan 0'", "go"),
@@ -146,7 +183,7 @@ struct DaemonUsageTests {
             (["go", "geo:1,2;crs=nad27"], "'geo:1,2;crs=nad27'", "go"),
             (["go", "--recent", "0"], "--recent '0' is not a number from 1 to 5", "go"),
             (["go", "--recent", "6"], "--recent '6' is not a number from 1 to 5", "go"),
-            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates, no --name and no --force", "go"),
+            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates, no --name, no --near and no --force", "go"),
             (["go", "1", "2", "--name", String(repeating: "n", count: 101)], "--name: name is 101 characters", "go"),
             (["go", "1", "2", "--name"], "--name needs a value", "go"),
             (["status", "now"], "status takes no arguments; got 'now'", "status"),

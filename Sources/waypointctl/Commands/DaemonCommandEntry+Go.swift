@@ -1,31 +1,36 @@
 import CommandLineSupport
 import ControlProtocol
 import Geodesy
+import LocationIntake
 
 extension DaemonCommandEntry {
     /// `go`: guide to a coordinate, a recent destination or a named place.
     static let go = DaemonCommandEntry(
         name: "go",
         overview: """
-              go LAT LON [--name NAME] [--force]  guide to a place
+              go PLACE [--name NAME]       guide to a place: coordinates, a map link, a plus code
               go --recent N                guide to recent destination N
               go NAME                      guide to a named place (or a recent one of that name)
             """,
         help: """
             usage: waypointctl go LAT LON [--name NAME] [--force]
-                   waypointctl go COORDINATE [--name NAME] [--force]
+                   waypointctl go PLACE [--name NAME] [--near COORDINATE] [--force]
                    waypointctl go --recent N
                    waypointctl go NAME | go --place NAME
 
             Guide to a destination. The daemon confirms with the accepted pattern and from then
-            on pulses the motor while the wearer faces the destination. COORDINATE is any form
-            under Coordinates in 'waypointctl --help'; quote it when it contains spaces:
+            on pulses the motor while the wearer faces the destination. PLACE is any form under
+            Places in 'waypointctl --help'; quote it when it holds spaces or & (as links do):
               waypointctl go 48.8584 2.2945 --name "Eiffel Tower"
               waypointctl go "48°51'30.2\\"N 2°17'40.2\\"E"
-              waypointctl go geo:48.8584,2.2945
+              waypointctl go 'https://maps.apple.com/?ll=48.858370,2.294481&q=Eiffel%20Tower'
+              waypointctl go V75V+8Q
 
-            --name NAME    what to call it in status and recent: at most \(ControlProtocol.PlaceName.maximumLength) characters,
+            --name NAME    what to call it in status and recent (default: the name the link or
+                           geo: label carries): at most \(ControlProtocol.PlaceName.maximumLength) characters,
                            spaces around it trimmed, no control characters
+            --near COORDINATE
+                           where a short plus code is completed (default: the current fix)
             A latitude past ±90° whose swap is in range is refused with the order spelled out;
             so is a destination over 1000 km away whose swap is within 100 km of the current
             fix (exit 65, nothing set, the swapped one suggested).
@@ -38,7 +43,7 @@ extension DaemonCommandEntry {
             Guiding somewhere drops a route being followed.
             \(DaemonCommandEntry.socketOption)
             """,
-        valueOptions: ["--name", "--recent", "--place"], flagOptions: ["--force"],
+        valueOptions: ["--name", "--recent", "--place", "--near"], flagOptions: ["--force"],
         parse: { arguments, now throws(UsageError) in
             try parseGo(arguments)
         })
@@ -47,15 +52,17 @@ extension DaemonCommandEntry {
         let name = "go"
         if let place = arguments.value("--place") {
             guard arguments.positionals.isEmpty, arguments.value("--name") == nil, arguments.value("--recent") == nil,
-                !arguments.has("--force")
+                !arguments.has("--force"), arguments.value("--near") == nil
             else {
-                throw UsageError("--place NAME takes no coordinates, no --name, no --recent and no --force", command: name)
+                throw UsageError("--place NAME takes no coordinates, no --name, no --recent, no --near and no --force", command: name)
             }
             return .goPlace(try placeName(place, what: "--place", command: name))
         }
         if let recentText = arguments.value("--recent") {
-            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, !arguments.has("--force") else {
-                throw UsageError("--recent N takes no coordinates, no --name and no --force", command: name)
+            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, !arguments.has("--force"),
+                arguments.value("--near") == nil
+            else {
+                throw UsageError("--recent N takes no coordinates, no --name, no --near and no --force", command: name)
             }
             guard let index = Int(recentText), (1...ControlRequest.recentCount).contains(index) else {
                 throw UsageError(
@@ -66,37 +73,29 @@ extension DaemonCommandEntry {
             return .goRecent(index)
         }
         let positionals = arguments.positionals
-        guard positionals.count == 1 || positionals.count == 2 else {
+        guard !positionals.isEmpty else {
             throw UsageError(
-                "go needs a destination (LAT LON, one coordinate such as geo:48.8584,2.2945, or --recent N); "
-                    + "got \(positionals.count) arguments",
+                "go needs a destination (LAT LON, a place such as geo:48.8584,2.2945 or a map link, or --recent N)",
                 command: name)
         }
         let text = positionals.joined(separator: " ")
-        let coordinate: Coordinate
-        do throws(CoordinateParseError) {
-            coordinate = try Coordinate(parsing: text)
-        } catch {
-            // Letters no coordinate uses: a place's name ("go Bakery", "go Gate 3").
-            if arguments.value("--name") == nil, Self.isPlaceName(text) {
-                return .goPlace(try placeName(text, what: "the place's name", command: name))
-            }
-            throw UsageError("'\(text)': \(error)", command: name)
-        }
+        let given: String?
         do throws(PlaceNameError) {
-            return .go(coordinate, name: try PlaceName.validated(arguments.value("--name")), force: arguments.has("--force"))
+            given = try PlaceName.validated(arguments.value("--name"))
         } catch {
             throw UsageError("--name: \(error)", command: name)
         }
-    }
-
-    /// Whether `text`, which is no coordinate, reads as a name: a word of it has a letter that
-    /// neither a hemisphere (N S E W), `geo:` nor a number's spelling (`nan`, `inf`) explains.
-    static func isPlaceName(_ text: String) -> Bool {
-        guard !text.lowercased().hasPrefix("geo:") else { return false }
-        return text.split(whereSeparator: \.isWhitespace).contains { word in
-            Double(word) == nil
-                && word.unicodeScalars.contains { $0.properties.isAlphabetic && !"NSEWnsew".unicodeScalars.contains($0) }
+        let force = arguments.has("--force")
+        let near = try PlaceText.near(arguments, command: name)
+        // Words no place reading explains: a saved place's name ("go Bakery", "go Gate 3").
+        if given == nil, near == nil, case .failure(.needsSearch(_, nil)) = Result(catching: { () throws(LocationError) in
+            try LocationParser.parse(text)
+        }) {
+            return .goPlace(try placeName(text, what: "the place's name", command: name))
+        }
+        switch try PlaceText.read(text, near: near, fixMayHelp: true, command: name) {
+        case .location(let location): return .go(location, name: given, force: force)
+        case .needsFix(let text): return .completing(text, then: .go(name: given, force: force))
         }
     }
 }

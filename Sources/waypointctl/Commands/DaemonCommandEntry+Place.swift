@@ -11,7 +11,7 @@ extension DaemonCommandEntry {
             """,
         help: """
             usage: waypointctl place [list]
-                   waypointctl place add NAME COORDINATE [--radius M] [--replace]
+                   waypointctl place add NAME PLACE [--near COORDINATE] [--radius M] [--replace]
                    waypointctl place mark NAME [--seconds S] [--radius M] [--replace]
                    waypointctl place rename NAME NEW_NAME
                    waypointctl place remove NAME
@@ -20,7 +20,9 @@ extension DaemonCommandEntry {
             rules of go --name and match in any case. 'waypointctl go NAME' guides to one.
 
             list           every place, in the order they were made
-            add            a place at COORDINATE (any form under Coordinates in --help)
+            add            a place at PLACE (any form under Places in --help: coordinates, a map
+                           link, a plus code; a short one is completed near --near, else
+                           near the current fix)
             mark           a place where you stand: the daemon averages the GPS fixes of the S
                            seconds this command waits (default \(Int(ControlProtocol.PlaceAction.defaultMarkSeconds)), at most \(Int(ControlProtocol.PlaceAction.maximumMarkSeconds))) and prints the
                            place with its error, the radius holding the truth with about 95 %
@@ -30,7 +32,7 @@ extension DaemonCommandEntry {
             --replace      replace the place of that name instead of refusing
             \(DaemonCommandEntry.socketOption)
             """,
-        valueOptions: ["--radius", "--seconds"], flagOptions: ["--replace"],
+        valueOptions: ["--radius", "--seconds", "--near"], flagOptions: ["--replace"],
         parse: { arguments, now throws(UsageError) in
             try parsePlace(arguments)
         })
@@ -49,6 +51,9 @@ extension DaemonCommandEntry {
         }
         let replacing = arguments.has("--replace")
         let action = words.first ?? "list"
+        if action != "add", arguments.value("--near") != nil {
+            throw UsageError("--near goes with place add", command: command)
+        }
         if action != "mark", arguments.value("--seconds") != nil {
             throw UsageError("--seconds goes with place mark", command: command)
         }
@@ -65,15 +70,10 @@ extension DaemonCommandEntry {
             }
             let name = try placeName(words[1], what: "the name", command: command)
             let text = words[2...].joined(separator: " ")
-            do throws(CoordinateParseError) {
-                let coordinate = try Coordinate(parsing: text)
-                return .place(
-                    .add(
-                        DestinationReport(
-                            latitude: coordinate.latitudeDegrees, longitude: coordinate.longitudeDegrees, name: name,
-                            radiusMeters: radius), replacing: replacing))
-            } catch {
-                throw UsageError("'\(text)': \(error)", command: command)
+            let then = DaemonCommand.Completion.placeAdd(name: name, radiusMeters: radius, replacing: replacing)
+            switch try PlaceText.read(text, near: try PlaceText.near(arguments, command: command), fixMayHelp: true, command: command) {
+            case .location(let location): return then.command(location)
+            case .needsFix(let text): return .completing(text, then: then)
             }
         case "mark":
             guard words.count == 2 else { throw UsageError("place mark needs one name", command: command) }
