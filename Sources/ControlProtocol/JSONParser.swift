@@ -247,7 +247,9 @@ package struct JSONParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-    private static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    /// A hexadecimal digit's value, either case; nil for any other byte. Shared with the
+    /// percent-decoding of links (LocationIntake's `LinkParts`).
+    package static func hexDigitValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

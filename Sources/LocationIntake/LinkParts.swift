@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// A web link taken apart: host, path segments, query and fragment, each percent-decoded.
 ///
 /// Only what reading a map link needs; not a general URL parser (no relative references, no
@@ -74,8 +76,8 @@ struct LinkParts {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = JSONParser.hexDigitValue(bytes[index + 1]),
+                let low = JSONParser.hexDigitValue(bytes[index + 2])
             {
                 result.append(high << 4 | low)
                 index += 3
@@ -85,14 +87,5 @@ struct LinkParts {
             index += 1
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
