@@ -73,8 +73,24 @@ final class FakeDaemon: Sendable {
     /// The request lines received so far, without newlines.
     var requests: [String] { requestLines.lines.withLock { $0 } }
 
-    /// Waits until the fake has served its client (or given up waiting for one).
+    /// Waits until the fake has served its client (or given up waiting for one). Called once
+    /// the client has exited: if it never connected (a usage error found before any
+    /// connection), a connection of our own, closed at once, ends the wait for it now rather
+    /// than after ``waitSeconds``, which would hold a thread of the test pool that long.
     func waitUntilFinished() {
+        guard finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut else { return }
+        let poke = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: pathBytes)
+            raw[pathBytes.count] = 0
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(poke, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(poke)
         _ = finished.wait(timeout: .now() + .seconds(Int(Self.waitSeconds) + 5))
     }
 
