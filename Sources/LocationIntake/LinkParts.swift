@@ -23,7 +23,7 @@ struct LinkParts {
     /// Takes a link apart; nil unless it starts with `http://` or `https://` (any case) and
     /// names a host. Works on the UTF-8 bytes: every delimiter of a URL is ASCII.
     init?(_ text: Substring) {
-        let bytes = Array(text.utf8)
+        let bytes = Self.bytes(of: text)
         let lowerScheme = bytes.prefix(8).map { $0 | 0x20 }
         let schemeLength: Int
         if lowerScheme.starts(with: "https://".utf8) {
@@ -52,7 +52,8 @@ struct LinkParts {
             for pair in remainder[(mark + 1)...].split(separator: UInt8(ascii: "&")) {
                 let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
                 let value = equals == pair.endIndex ? "" : Self.decoded(pair[(equals + 1)...], plusIsSpace: true)
-                query.append((Self.decoded(pair[..<equals], plusIsSpace: true).lowercased(), value))
+                let name = Self.decoded(pair[..<equals], plusIsSpace: true)
+                query.append((name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name, value))
             }
             remainder = remainder[..<mark]
         }
@@ -61,7 +62,13 @@ struct LinkParts {
 
     /// ``decoded(_:plusIsSpace:)`` for text.
     static func decoded(_ text: Substring, plusIsSpace: Bool) -> String {
-        decoded(Array(text.utf8)[...], plusIsSpace: plusIsSpace)
+        decoded(bytes(of: text)[...], plusIsSpace: plusIsSpace)
+    }
+
+    /// The UTF-8 bytes of `text`, copied at once from its storage (`Array(text.utf8)` copies
+    /// them one by one through an iterator: a third of the time taken to read a link).
+    static func bytes(of text: Substring) -> [UInt8] {
+        text.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(text.utf8)
     }
 
     /// `text` with each `%XX` replaced by its byte (the bytes then read as UTF-8, a malformed

@@ -64,12 +64,23 @@ public enum LocationParser {
     /// it has a letter that neither a hemisphere (N S E W), a unit (`d`, `m`, `s`) nor a
     /// number's spelling (`nan`, `inf`) explains.
     public static func isWords<Text: StringProtocol>(_ text: Text) -> Bool {
-        let explained: Set<String> = ["nan", "inf", "infinity"]
-        return text.unicodeScalars.split(whereSeparator: { isSpace($0) || $0 == "," || $0 == ";" }).contains { word in
-            word.contains { $0.properties.isAlphabetic && !"NSEWnsewdms".unicodeScalars.contains($0) }
-                && !explained.contains(String(String.UnicodeScalarView(word)).lowercased())
+        var word = ""
+        var unexplained = false
+        for scalar in text.unicodeScalars {
+            if isSpace(scalar) || scalar == "," || scalar == ";" {
+                if unexplained, !spelledNumbers.contains(word.lowercased()) { return true }
+                word = ""
+                unexplained = false
+                continue
+            }
+            if word.utf8.count < 9 { word.unicodeScalars.append(scalar) }
+            if !unexplained, scalar.properties.isAlphabetic, !"NSEWnsewdms".unicodeScalars.contains(scalar) { unexplained = true }
         }
+        return unexplained && !spelledNumbers.contains(word.lowercased())
     }
+
+    /// Letters that spell a number (refused later as not a plain decimal), not a word.
+    private static let spelledNumbers: Set<String> = ["nan", "inf", "infinity"]
 
     // MARK: - Finding what the text holds
 
@@ -90,15 +101,27 @@ public enum LocationParser {
         // first byte.
         let utf8 = text.utf8
         let scalars = text.unicodeScalars
+        /// Whether a byte may start a whitespace scalar: ASCII whitespace, or the lead byte of
+        /// U+0085, U+00A0 (C2), U+1680 (E1), U+2000–U+205F (E2), U+3000 (E3).
+        func mayBeSpace(_ byte: UInt8) -> Bool {
+            byte < 0x80 ? byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) : (0xC2...0xE3).contains(byte)
+        }
         func isSpace(at index: String.Index) -> Bool {
-            let byte = utf8[index]
-            if byte < 0x80 { return byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) }
-            return byte >= 0xC0 && scalars[index].properties.isWhitespace
+            mayBeSpace(utf8[index]) && (utf8[index] < 0x80 || scalars[index].properties.isWhitespace)
+        }
+        /// The first separator at or after `from`, or the end.
+        func nextSpace(from: String.Index) -> String.Index {
+            var index = from
+            while let candidate = utf8[index...].firstIndex(where: mayBeSpace) {
+                if isSpace(at: candidate) { return candidate }
+                index = utf8.index(after: candidate)
+            }
+            return utf8.endIndex
         }
         var position = utf8.startIndex
         while found.count < maximumCandidates {
             guard let start = utf8[position...].indices.first(where: { !isSpace(at: $0) }) else { break }
-            var end = utf8[start...].indices.first(where: isSpace) ?? utf8.endIndex
+            var end = nextSpace(from: start)
             var word = trimmingSentencePunctuation(text[start..<end])
             let lower = word.utf8.prefix(8).map { $0 | 0x20 }
             if lower.starts(with: "geo:".utf8) {

@@ -12,7 +12,6 @@ enum MapLink {
     /// Reads a link taken apart.
     static func read(_ link: LinkParts) -> Reading {
         let host = link.host.hasPrefix("www.") ? String(link.host.dropFirst(4)) : link.host
-        let labels = host.utf8.split(separator: UInt8(ascii: ".")).map { String(decoding: $0, as: UTF8.self) }
         let path = link.pathSegments
         switch host {
         case "maps.app.goo.gl", "goo.gl", "share.google", "g.co":
@@ -36,6 +35,7 @@ enum MapLink {
         default:
             // google.com, google.de, google.co.uk, maps.google.com…: maps under /maps, or
             // anything on a maps. host.
+            let labels = host.utf8.split(separator: UInt8(ascii: ".")).map { String(decoding: $0, as: UTF8.self) }
             let isMapsHost = labels.count >= 3 && labels[0] == "maps" && labels[1] == "google"
             let isGoogle = labels.count >= 2 && labels[0] == "google"
             if isMapsHost || (isGoogle && path.first == "maps") { return google(link) }
@@ -91,21 +91,34 @@ enum MapLink {
     /// A Google Maps path segment naming a place, its `+`s read as spaces, except the one in
     /// a plus code it starts with (`V75V+8Q+Paris` is `V75V+8Q Paris`).
     static func placeSegment(_ segment: String) -> String {
-        let parts = segment.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
-        if parts.count >= 2, OpenLocationCode.isValid(parts[0] + "+" + parts[1]) {
-            return parts[0] + "+" + parts[1] + (parts.count == 3 ? " " + String(parts[2]).replacingPlusWithSpace : "")
-        }
-        return segment.replacingPlusWithSpace
+        let bytes = Array(segment.utf8)
+        guard let plus = bytes.firstIndex(of: UInt8(ascii: "+")) else { return segment }
+        let codeEnd = bytes[(plus + 1)...].firstIndex(of: UInt8(ascii: "+")) ?? bytes.endIndex
+        let keep = OpenLocationCode.isValid(String(decoding: bytes[..<codeEnd], as: UTF8.self)) ? codeEnd : 0
+        let spaced = bytes.indices.map { $0 >= keep && bytes[$0] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[$0] }
+        return String(decoding: spaced, as: UTF8.self)
     }
 
     /// The `!3dLAT!4dLON` pairs of a Google Maps `data=` segment, as `LAT,LON`.
     static func dataPins(_ segment: String) -> [String] {
+        // Fields are `!` then a key (`3d`) then a value: look for `!3d` and the `!4d` that must
+        // follow its value at once.
+        let bytes = Array(segment.utf8)
+        func field(at start: Int, key: UInt8) -> Range<Int>? {
+            guard start + 3 <= bytes.count, bytes[start] == UInt8(ascii: "!"), bytes[start + 1] == UInt8(ascii: key == 3 ? "3" : "4"),
+                bytes[start + 2] == UInt8(ascii: "d")
+            else { return nil }
+            let end = bytes[(start + 3)...].firstIndex(of: UInt8(ascii: "!")) ?? bytes.count
+            return (start + 3)..<end
+        }
         var pins: [String] = []
-        let fields = segment.utf8.split(separator: UInt8(ascii: "!"))
-        for (index, field) in fields.enumerated() where field.starts(with: "3d".utf8) && index + 1 < fields.count {
-            let next = fields[index + 1]
-            if next.starts(with: "4d".utf8) {
-                pins.append(String(decoding: field.dropFirst(2), as: UTF8.self) + "," + String(decoding: next.dropFirst(2), as: UTF8.self))
+        var index = 0
+        while let bang = bytes[index...].firstIndex(of: UInt8(ascii: "!")) {
+            if let latitude = field(at: bang, key: 3), let longitude = field(at: latitude.upperBound, key: 4) {
+                pins.append(String(decoding: bytes[latitude], as: UTF8.self) + "," + String(decoding: bytes[longitude], as: UTF8.self))
+                index = longitude.upperBound
+            } else {
+                index = bang + 1
             }
         }
         return pins
@@ -192,23 +205,24 @@ enum MapLink {
 
     /// `Z/LAT/LON` (OpenStreetMap's and OsmAnd's map position) as the map's centre.
     private static func readZoomLatitudeLongitude(_ text: String, into evidence: inout LinkEvidence) {
-        let fields = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard fields.count == 3, Double(fields[0]) != nil else { return }
-        evidence.read(fields[1] + "," + fields[2], as: .centre)
+        let fields = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard fields.count == 3, !fields[0].isEmpty, fields[0].allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") })
+        else { return }
+        evidence.read(String(decoding: text.utf8.dropFirst(fields[0].count + 1), as: UTF8.self).replacingSlash, as: .centre)
     }
 
     /// The value of `name=` in a fragment of `&`-separated pairs (`map=17/48.85/2.29&layers=N`).
     private static func fragmentValue(_ fragment: String, _ name: String) -> String? {
-        for pair in fragment.split(separator: "&") where pair.hasPrefix(name + "=") {
-            return String(pair.dropFirst(name.count + 1))
+        for pair in fragment.utf8.split(separator: UInt8(ascii: "&")) where pair.starts(with: (name + "=").utf8) {
+            return String(decoding: pair.dropFirst(name.utf8.count + 1), as: UTF8.self)
         }
         return nil
     }
 }
 
 extension String {
-    /// `+` as a space: Google writes spaces in a place's path segment that way.
-    var replacingPlusWithSpace: String {
-        String(unicodeScalars.map { $0 == "+" ? " " : Character($0) })
+    /// `LAT/LON` as `LAT,LON`.
+    fileprivate var replacingSlash: String {
+        String(decoding: utf8.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: ",") : $0 }, as: UTF8.self)
     }
 }
