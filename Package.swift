@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         // expat reads GPX (Sources/GPX): a real XML parser, no string matching.
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
+        // SQLite (FTS5, R*Tree): the place index (Sources/PlaceIndex).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // glibc's malloc.h, for mallopt(3) (SystemSupport's HeapPolicy).
         .systemLibrary(name: "CMalloc"),
 
@@ -45,6 +47,8 @@ let package = Package(
 
         // Wire format shared by the daemon and its client.
         .target(name: "ControlProtocol"),
+        // Places of the map: folding, kinds, the point standing for a feature (pure).
+        .target(name: "Places", dependencies: ["ControlProtocol"]),
         // Locations from what phones share (links, geo:, plus codes): pure, offline.
         .target(name: "LocationIntake", dependencies: ["Geodesy", "ControlProtocol"]),
         // A blocking client of the control socket: waypointctl, and waypointd motor-off asking
@@ -57,6 +61,10 @@ let package = Package(
         // The edges: system calls, devices, services.
         .target(name: "SystemSupport", dependencies: ["CMalloc"]),
         .target(name: "GPX", dependencies: ["CExpat", "Geodesy"]),
+        // The offline place index: import from an OSM extract with osmium, search, where am I.
+        .target(
+            name: "PlaceIndex",
+            dependencies: ["CSQLite", "Places", "Geodesy", "CommandLineSupport", "ControlProtocol", "SystemSupport"]),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
@@ -73,7 +81,10 @@ let package = Package(
         // Programs.
         .executableTarget(
             name: "waypointd",
-            dependencies: ["CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "SystemSupport"],
+            dependencies: [
+                "CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "PlaceIndex",
+                "SystemSupport",
+            ],
             linkerSettings: releaseLinking),
         .executableTarget(
             name: "waypointctl",
@@ -97,6 +108,7 @@ let package = Package(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "PlaceIndexTests", dependencies: ["PlaceIndex", "Places", "Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "LocationIntakeTests", dependencies: ["LocationIntake", "Geodesy", "ControlProtocol"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"], exclude: ["Data"]),

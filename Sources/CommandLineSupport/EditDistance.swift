@@ -6,8 +6,12 @@ public enum EditDistance {
     /// over `limit` it stops counting and returns `limit + 1` (a suggestion only needs to know
     /// "close or not", and names can be long).
     public static func between(_ a: String, _ b: String, limit: Int = .max) -> Int {
-        let a = Array(a)
-        let b = Array(b)
+        between(Array(a), Array(b), limit: limit)
+    }
+
+    /// ``between(_:_:limit:)`` over any elements: the place index compares folded words as
+    /// bytes, thousands of them a query.
+    public static func between<Element: Equatable>(_ a: [Element], _ b: [Element], limit: Int = .max) -> Int {
         guard abs(a.count - b.count) <= limit else { return limit + 1 }
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }

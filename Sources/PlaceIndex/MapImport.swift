@@ -1,0 +1,172 @@
+import ControlProtocol
+import Places
+import SystemSupport
+
+@preconcurrency import Glibc
+
+/// `waypointd map import`: builds the place index from an OpenStreetMap extract with
+/// Debian's `osmium` (only the objects with a name, an address or a kind people ask for by
+/// category are kept: `tags-filter`, then
+/// `export -f geojsonseq`, streamed), written beside the old index and renamed over it, so
+/// that the old one stays whole and in use until the new one is complete.
+public enum MapImport {
+    /// The index's file name in the state directory.
+    public static let fileName = "places.sqlite"
+    /// A feature line longer than this is skipped (and counted): the boundary of a country is
+    /// megabytes of coordinates and no place a walker goes to.
+    public static let maximumFeatureBytes = 16 << 20
+
+    /// What an import did.
+    public struct Summary: Sendable {
+        public var info: PlaceIndexInfo
+        public var skippedFeatures: Int
+        public var indexBytes: Int
+    }
+
+    /// Why an import failed; the old index is untouched in every case.
+    public enum Failure: Error, CustomStringConvertible {
+        case osmiumMissing
+        case notAnExtract(path: String, reason: String)
+        case osmiumFailed(path: String, step: String, reason: String)
+        case diskFull(directory: String)
+        case index(SQLiteError)
+        case file(String)
+
+        public var description: String {
+            switch self {
+            case .osmiumMissing:
+                "osmium is not installed; it reads the extract: apt install osmium-tool"
+            case .notAnExtract(let path, let reason):
+                "\(path) is not an OpenStreetMap extract osmium can read (\(reason)); the index in use is unchanged"
+            case .osmiumFailed(let path, let step, let reason):
+                "osmium \(step) failed on \(path) (\(reason)): is the file truncated? The index in use is unchanged"
+            case .diskFull(let directory):
+                "the disk holding \(directory) is full; free some space and import again (the index in use is unchanged)"
+            case .index(let error):
+                "cannot write the new index: \(error); the index in use is unchanged"
+            case .file(let message):
+                message
+            }
+        }
+    }
+
+    /// Imports `extract` into `stateDirectory`/``fileName``; `progress` is called now and then
+    /// with the features read so far.
+    public static func run(extract: String, stateDirectory: String, progress: (Int) -> Void = { _ in }) throws(Failure) -> Summary {
+        guard let osmium = SpawnedProcess.find("osmium") else { throw .osmiumMissing }
+        guard access(extract, R_OK) == 0 else { throw .file("cannot read \(extract): \(Errno.current)") }
+        let scratch = stateDirectory + "/.import-\(getpid())"
+        let filtered = scratch + ".osm.pbf"
+        let errors = scratch + ".log"
+        let building = scratch + ".sqlite"
+        defer {
+            for path in [filtered, errors, building] { unlink(path) }
+        }
+        let timestamp = try Self.timestamp(osmium, extract, errors: errors)
+        try Self.osmium(osmium, ["tags-filter", "--overwrite", "-o", filtered, extract, "nwr/name", "nwr/addr:housenumber"] + PlaceKind.unnamedKeptTags,
+            step: "tags-filter", extract: extract, errors: errors, directory: stateDirectory)
+        let export: SpawnedProcess
+        do throws(SpawnedProcess.StartError) {
+            export = try SpawnedProcess(osmium, ["export", "-f", "geojsonseq", "-o", "-", filtered], standardErrorPath: errors)
+        } catch {
+            throw .file("\(error)")
+        }
+        let writer: PlaceIndexWriter
+        do throws(SQLiteError) {
+            writer = try PlaceIndexWriter(path: building)
+        } catch {
+            throw error.isDiskFull ? .diskFull(directory: stateDirectory) : .index(error)
+        }
+        var read = 0
+        var failure: SQLiteError?
+        let (skipped, readError) = export.forEachLine(maximumLineBytes: maximumFeatureBytes) { line in
+            // RFC 8142: each record starts with the record separator.
+            let json = line.first == 0x1E ? line.dropFirst() : line
+            read += 1
+            if read % 5000 == 0 { progress(read) }
+            guard let value = try? JSONParser.parse(json), let feature = MapFeature(geoJSON: value) else { return true }
+            do throws(SQLiteError) {
+                try writer.add(feature)
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure.isDiskFull ? .diskFull(directory: stateDirectory) : .index(failure) }
+        let status = export.wait()
+        if let readError { throw .file("reading osmium's output: \(readError)") }
+        guard status == 0 else {
+            throw .osmiumFailed(path: extract, step: "export", reason: Self.firstLine(errors) ?? "exit status \(status)")
+        }
+        let name = String(extract.split(separator: "/").last ?? Substring(extract))
+        do throws(SQLiteError) {
+            try writer.finish(source: name, timestamp: timestamp)
+        } catch {
+            throw error.isDiskFull ? .diskFull(directory: stateDirectory) : .index(error)
+        }
+        let info = PlaceIndexInfo(
+            source: name, timestamp: timestamp, places: writer.placeCount, addresses: writer.addressCount,
+            streetSegments: writer.segmentCount)
+        // Complete on disk before it takes the old one's name.
+        let descriptor = open(building, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            let synced = fsync(descriptor)
+            close(descriptor)
+            if synced != 0 { throw Errno.current == .noSpace ? .diskFull(directory: stateDirectory) : .file("fsync \(building): \(Errno.current)") }
+        }
+        var status_ = stat()
+        let bytes = stat(building, &status_) == 0 ? Int(status_.st_size) : 0
+        guard rename(building, stateDirectory + "/" + fileName) == 0 else {
+            throw .file("cannot put the new index in place: \(Errno.current)")
+        }
+        return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes)
+    }
+
+    /// The extract's replication timestamp from its header (`osmium fileinfo`), or "unknown";
+    /// a file osmium cannot read is no extract.
+    private static func timestamp(_ osmium: String, _ extract: String, errors: String) throws(Failure) -> String {
+        let info: SpawnedProcess
+        do throws(SpawnedProcess.StartError) {
+            info = try SpawnedProcess(osmium, ["fileinfo", "-g", "header.option.timestamp", extract], standardErrorPath: errors)
+        } catch {
+            throw .file("\(error)")
+        }
+        var value = ""
+        _ = info.forEachLine(maximumLineBytes: 4096) { line in
+            value = String(decoding: line, as: UTF8.self)
+            return true
+        }
+        guard info.wait() == 0 else {
+            throw .notAnExtract(path: extract, reason: firstLine(errors) ?? "osmium fileinfo failed")
+        }
+        return value.isEmpty ? "unknown" : value
+    }
+
+    /// Runs osmium to its end.
+    private static func osmium(_ osmium: String, _ arguments: [String], step: String, extract: String, errors: String, directory: String)
+        throws(Failure)
+    {
+        let child: SpawnedProcess
+        do throws(SpawnedProcess.StartError) {
+            child = try SpawnedProcess(osmium, arguments, standardErrorPath: errors)
+        } catch {
+            throw .file("\(error)")
+        }
+        _ = child.forEachLine(maximumLineBytes: 4096) { _ in true }
+        let status = child.wait()
+        guard status == 0 else {
+            let reason = firstLine(errors) ?? "exit status \(status)"
+            if reason.contains("No space left") { throw .diskFull(directory: directory) }
+            throw .osmiumFailed(path: extract, step: step, reason: reason)
+        }
+    }
+
+    /// The first line osmium wrote on its standard error, at most 200 bytes.
+    private static func firstLine(_ path: String) -> String? {
+        guard let bytes = try? LinuxFileReading().contents(ofRegularFile: path, maximumBytes: 4096, followingLinks: false)
+        else { return nil }
+        let line = bytes.split(separator: UInt8(ascii: "\n")).first.map { String(decoding: $0.prefix(200), as: UTF8.self) }
+        return line?.isEmpty == false ? line : nil
+    }
+}

@@ -1,0 +1,108 @@
+import ControlProtocol
+
+/// What the place index keeps of one OpenStreetMap object, read from a GeoJSON feature as
+/// `osmium export -f geojsonseq` writes it: its names, its kind, its address, the point that
+/// stands for it and, for a named street, its line.
+public struct MapFeature: Sendable, Equatable {
+    /// The name first, then the other names (`alt_name`, `official_name`, `name:fr`…), each once.
+    public var names: [String]
+    /// What it is in plain English (``PlaceKind``), if the tags say.
+    public var kind: String?
+    /// `addr:street` (or `addr:place` where there are no street names).
+    public var street: String?
+    public var housenumber: String?
+    /// `addr:city`, else `addr:place`'s town, if any.
+    public var city: String?
+    public var latitude: Double
+    public var longitude: Double
+    /// A named street's line, latitude and longitude pairs; empty for everything else.
+    public var line: [(latitude: Double, longitude: Double)]
+
+    public static func == (a: MapFeature, b: MapFeature) -> Bool {
+        a.names == b.names && a.kind == b.kind && a.street == b.street && a.housenumber == b.housenumber && a.city == b.city
+            && a.latitude == b.latitude && a.longitude == b.longitude && a.line.map(\.latitude) == b.line.map(\.latitude)
+            && a.line.map(\.longitude) == b.line.map(\.longitude)
+    }
+
+    /// Names and address values longer than this are cut (a 10 MB name tag must not make a
+    /// 10 MB row): no real place name comes near it.
+    public static let maximumTextCharacters = 200
+    /// The most points kept of a street's line; past it, evenly spaced ones.
+    public static let maximumLinePoints = 2000
+
+    /// Keys of the names kept beside `name`.
+    static let otherNameKeys = ["alt_name", "official_name", "old_name", "short_name", "loc_name", "int_name"]
+
+    /// The feature, or nil when it has no name, no address and no kind asked for by category,
+    /// or no usable geometry.
+    package init?(geoJSON feature: JSONValue) {
+        guard let object = feature.object, let properties = object["properties"]?.object, let geometry = object["geometry"]?.object
+        else { return nil }
+        var tags: [String: String] = [:]
+        for (key, value) in properties { if let text = value.string { tags[key] = Self.cut(text) } }
+        var names: [String] = []
+        for key in ["name"] + Self.otherNameKeys + tags.keys.filter({ $0.hasPrefix("name:") }).sorted() {
+            guard let value = tags[key] else { continue }
+            // `alt_name` may hold several, `;`-separated.
+            for name in value.split(separator: ";").map({ String($0).trimmed }) where !name.isEmpty && !names.contains(name) {
+                names.append(name)
+            }
+        }
+        self.names = names
+        street = tags["addr:street"] ?? tags["addr:place"]
+        housenumber = tags["addr:housenumber"]
+        city = tags["addr:city"] ?? (tags["addr:street"] != nil ? tags["addr:place"] : nil)
+        kind = PlaceKind.kind(tags)
+        guard !names.isEmpty || (street != nil && housenumber != nil) || kind.map(PlaceKind.isAskedFor) == true else { return nil }
+        guard let type = geometry["type"]?.string, let coordinates = geometry["coordinates"] else { return nil }
+        let point: RepresentativePoint.Position?
+        line = []
+        switch type {
+        case "Point":
+            point = Self.position(coordinates)
+        case "LineString":
+            let positions = coordinates.array?.compactMap(Self.position) ?? []
+            point = RepresentativePoint.alongLine(positions)
+            if tags["highway"] != nil, !names.isEmpty { line = Self.thinned(positions).map { ($0.latitude, $0.longitude) } }
+        case "Polygon":
+            point = RepresentativePoint.insidePolygon(Self.rings(coordinates))
+        case "MultiPolygon":
+            point = RepresentativePoint.insideMultiPolygon(coordinates.array?.map(Self.rings) ?? [])
+        default:
+            point = nil
+        }
+        guard let point, point.latitude.isFinite, point.longitude.isFinite, abs(point.latitude) <= 90, abs(point.longitude) <= 180
+        else { return nil }
+        latitude = point.latitude
+        longitude = point.longitude
+    }
+
+    private static func position(_ value: JSONValue) -> RepresentativePoint.Position? {
+        guard let pair = value.array, pair.count >= 2, let longitude = pair[0].number, let latitude = pair[1].number else { return nil }
+        return (longitude, latitude)
+    }
+
+    private static func rings(_ value: JSONValue) -> [[RepresentativePoint.Position]] {
+        value.array?.map { $0.array?.compactMap(position) ?? [] } ?? []
+    }
+
+    private static func thinned(_ line: [RepresentativePoint.Position]) -> [RepresentativePoint.Position] {
+        guard line.count > maximumLinePoints else { return line }
+        return (0..<maximumLinePoints).map { line[$0 * (line.count - 1) / (maximumLinePoints - 1)] }
+    }
+
+    private static func cut(_ text: String) -> String {
+        text.count <= maximumTextCharacters ? text : String(text.prefix(maximumTextCharacters))
+    }
+}
+
+extension String {
+    /// Without spaces at either end.
+    var trimmed: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,78 @@
+/// What a place is, in plain English, from its OpenStreetMap tags, and the words a person
+/// types to ask for places of a kind ("bakery", "bus stop", "atm").
+public enum PlaceKind {
+    /// The tag keys that say what a place is, in the order they are asked.
+    static let keys = [
+        "amenity", "shop", "tourism", "leisure", "highway", "railway", "public_transport", "historic", "office", "craft",
+        "healthcare", "aeroway", "natural", "place", "building",
+    ]
+
+    /// Values whose English name is not the value with `_` as a space.
+    static let names: [String: String] = [
+        "amenity=place_of_worship": "place of worship", "amenity=fast_food": "fast food", "amenity=atm": "atm",
+        "amenity=post_office": "post office", "amenity=post_box": "post box", "amenity=toilets": "toilets",
+        "amenity=fuel": "fuel", "amenity=cafe": "cafe", "highway=bus_stop": "bus stop", "railway=station": "station",
+        "railway=halt": "station", "public_transport=station": "station", "public_transport=platform": "stop",
+        "public_transport=stop_position": "stop", "amenity=drinking_water": "drinking water",
+        "highway=pedestrian": "street", "highway=residential": "street", "highway=primary": "street",
+        "highway=secondary": "street", "highway=tertiary": "street", "highway=unclassified": "street",
+        "highway=living_street": "street", "highway=service": "street", "highway=footway": "footway",
+        "highway=steps": "steps", "highway=path": "path", "highway=cycleway": "cycleway", "highway=track": "track",
+        "highway=trunk": "street", "highway=motorway": "motorway", "building=yes": "building",
+    ]
+
+    /// The kind of a place from its tags: `bakery`, `bus stop`, `church` (a Christian place of
+    /// worship), `hotel`; nil when no tag says.
+    public static func kind(_ tags: [String: String]) -> String? {
+        for key in keys {
+            guard let value = tags[key], value != "no" else { continue }
+            if key == "amenity", value == "place_of_worship" {
+                return tags["religion"] == "christian" ? "church" : tags["religion"] == "muslim" ? "mosque" : "place of worship"
+            }
+            if let name = names["\(key)=\(value)"] { return name }
+            if value == "yes" { return key.replacingUnderscores }
+            if key == "shop" { return value.replacingUnderscores + (["bakery", "supermarket", "butcher", "florist"].contains(value) ? "" : " shop") }
+            return value.replacingUnderscores
+        }
+        return nil
+    }
+
+    /// The kinds a typed word asks for, folded (`cafe`, `bus stop`); more than one kind may
+    /// answer (`church` asks for churches, `station` for train and bus stations).
+    public static let queries: [String: Set<String>] = [
+        "restaurant": ["restaurant"], "restaurants": ["restaurant"], "cafe": ["cafe"], "cafes": ["cafe"], "coffee": ["cafe"],
+        "bakery": ["bakery"], "bakeries": ["bakery"], "pharmacy": ["pharmacy"], "chemist": ["pharmacy", "chemist shop"],
+        "supermarket": ["supermarket"], "grocery": ["supermarket", "convenience shop"], "bus stop": ["bus stop", "stop"],
+        "atm": ["atm"], "cash": ["atm"], "bank": ["bank"], "post office": ["post office"],
+        "toilets": ["toilets"], "toilet": ["toilets"], "wc": ["toilets"], "hotel": ["hotel"], "hotels": ["hotel"],
+        "school": ["school"], "church": ["church"], "mosque": ["mosque"], "parking": ["parking"], "fuel": ["fuel"],
+        "petrol": ["fuel"], "gas station": ["fuel"], "bar": ["bar", "pub"], "pub": ["pub", "bar"], "fast food": ["fast food"],
+        "hospital": ["hospital"], "doctor": ["doctors", "clinic"], "police": ["police"], "library": ["library"],
+        "museum": ["museum"], "park": ["park"], "station": ["station"], "train station": ["station"],
+        "drinking water": ["drinking water"], "water": ["drinking water"], "bench": ["bench"], "playground": ["playground"],
+        "taxi": ["taxi"], "bicycle parking": ["bicycle parking"], "ice cream": ["ice cream"],
+    ]
+}
+
+extension PlaceKind {
+    /// What `osmium tags-filter` keeps beside named and addressed objects: the kinds asked for
+    /// by category that are often unnamed (a toilet, a bus stop, a car park, a bench).
+    public static let unnamedKeptTags = [
+        "nwr/amenity=toilets,atm,parking,bicycle_parking,drinking_water,bench,post_box,fuel,pharmacy,cafe,restaurant,bank,"
+            + "fast_food,bar,pub,school,place_of_worship,post_office,police,hospital,library,taxi,ice_cream",
+        "nwr/shop=bakery,supermarket,convenience", "nwr/highway=bus_stop", "nwr/tourism=hotel,museum",
+        "nwr/leisure=playground,park",
+    ]
+
+    /// Whether a kind is one a category query asks for: kept even without a name.
+    public static func isAskedFor(_ kind: String) -> Bool { askedKinds.contains(kind) }
+
+    static let askedKinds: Set<String> = Set(queries.values.flatMap { $0 })
+}
+
+extension String {
+    /// `_` as a space: `post_office` is `post office`.
+    var replacingUnderscores: String {
+        String(decoding: utf8.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+}

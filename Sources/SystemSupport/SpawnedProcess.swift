@@ -1,0 +1,114 @@
+@preconcurrency import Glibc
+
+/// A program run as a child: its standard output a pipe this process reads line by line, its
+/// standard error a file (read after it ends, so a chatty child can never block on a full pipe
+/// no one reads), standard input `/dev/null`. The only caller of `posix_spawn` outside tests.
+public final class SpawnedProcess {
+    public let processID: pid_t
+    private let output: Int32
+    private var exitStatus: Int32?
+
+    /// Why a program could not be started.
+    public struct StartError: Error, CustomStringConvertible {
+        public var program: String
+        public var errno: Errno
+        public var description: String { "cannot start \(program): \(errno)" }
+    }
+
+    /// Starts `program` (a path) with `arguments`, standard error to `standardErrorPath`.
+    public init(_ program: String, _ arguments: [String], standardErrorPath: String) throws(StartError) {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw StartError(program: program, errno: .current) }
+        // Neither end may leak into another child; the spawn dups the write end onto 1.
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        guard result == 0 else {
+            close(pipeEnds[0])
+            throw StartError(program: program, errno: Errno(rawValue: result))
+        }
+        processID = pid
+        output = pipeEnds[0]
+    }
+
+    deinit {
+        close(output)
+        if exitStatus == nil {
+            kill(processID, SIGKILL)
+            _ = wait()
+        }
+    }
+
+    /// Hands each line of the child's output to `body` (without its newline) until the output
+    /// ends or `body` returns false. A line longer than `maximumLineBytes` is not handed on;
+    /// the count of such lines is returned. Memory stays under `maximumLineBytes` plus a read.
+    public func forEachLine(maximumLineBytes: Int, _ body: (ArraySlice<UInt8>) -> Bool) -> (skippedLines: Int, readError: Errno?) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var skipping = false
+        var skipped = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in
+                SystemCall.valueOrErrno { Glibc.read(output, raw.baseAddress, raw.count) }
+            }
+            let read: Int
+            switch count {
+            case .success(let value): read = value
+            case .failure(let error): return (skipped, error)
+            }
+
+            if read == 0 {
+                if !buffer.isEmpty, !skipping { _ = body(buffer[...]) }
+                return (skipped, nil)
+            }
+            var start = 0
+            for index in 0..<read where chunk[index] == UInt8(ascii: "\n") {
+                if skipping {
+                    skipping = false
+                } else {
+                    buffer.append(contentsOf: chunk[start..<index])
+                    guard body(buffer[...]) else { return (skipped, nil) }
+                }
+                buffer.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            if !skipping {
+                buffer.append(contentsOf: chunk[start..<read])
+                if buffer.count > maximumLineBytes {
+                    skipping = true
+                    skipped += 1
+                    buffer = []
+                }
+            }
+        }
+    }
+
+    /// Waits for the child: its exit status, or 128 + the signal that ended it.
+    public func wait() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        while waitpid(processID, &status, 0) == -1 && errno == EINTR {}
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        exitStatus = code
+        return code
+    }
+
+    /// The path of `name` on `$PATH` (or `name` itself when it holds a `/`), if executable.
+    public static func find(_ name: String, path: String? = getenv("PATH").map { String(cString: $0) }) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,93 @@
+@preconcurrency import Glibc
+import CommandLineSupport
+import Daemon
+import PlaceIndex
+
+/// `waypointd map import|info`: the offline place index that search and "where am I" read.
+enum MapCommand {
+    static let help = """
+        usage: waypointd map import FILE.osm.pbf [--state-dir DIR]
+               waypointd map info [--state-dir DIR]
+
+        import builds the place index from an OpenStreetMap extract (a Geofabrik-style .osm.pbf)
+        with osmium (apt install osmium-tool): every object with a name or an address, each at a
+        point on or inside it, and the lines of named streets. It is written beside the index in
+        use and renamed over it when complete, so a failed import (a file that is no extract, a
+        truncated one, a full disk) leaves the old one whole; a running daemon uses the new one
+        for its next query. Progress is shown on a terminal. info says what is loaded: the
+        extract's name and OSM timestamp, the counts, the size.
+        The index is \(MapImport.fileName) in the state directory (default \(StateStore.defaultDirectory)).
+        Map data © OpenStreetMap contributors, under the ODbL (openstreetmap.org/copyright).
+        """
+
+    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["--state-dir"], command: "map")
+        if arguments.wantsHelp {
+            print(help)
+            return .success
+        }
+        let directory = try arguments.nonEmptyValue("--state-dir", what: "a directory") ?? StateStore.defaultDirectory
+        switch arguments.positionals.first {
+        case "import":
+            guard arguments.positionals.count == 2 else { throw UsageError("map import needs one FILE.osm.pbf", command: "map") }
+            return importExtract(arguments.positionals[1], directory: directory)
+        case "info":
+            guard arguments.positionals.count == 1 else { throw UsageError("map info takes nothing more", command: "map") }
+            return info(directory: directory)
+        default:
+            throw UsageError("map takes import FILE or info", command: "map")
+        }
+    }
+
+    private static func importExtract(_ file: String, directory: String) -> ExitStatus {
+        let onTerminal = isatty(STDERR_FILENO) == 1
+        do throws(MapImport.Failure) {
+            let summary = try MapImport.run(extract: file, stateDirectory: directory) { read in
+                if onTerminal { fputs("\rreading \(file): \(read) objects…", stderr) }
+            }
+            if onTerminal { fputs("\n", stderr) }
+            print(lines(summary.info, bytes: summary.indexBytes, path: directory + "/" + MapImport.fileName).joined(separator: "\n"))
+            if summary.skippedFeatures > 0 {
+                print("skipped          \(summary.skippedFeatures) objects over \(MapImport.maximumFeatureBytes >> 20) MiB of geometry")
+            }
+            return .success
+        } catch {
+            if onTerminal { fputs("\n", stderr) }
+            fputs("waypointd: map import: \(error)\n", stderr)
+            switch error {
+            case .osmiumMissing: return .unavailable
+            case .notAnExtract, .osmiumFailed: return .dataError
+            case .diskFull, .index, .file: return .cannotCreate
+            }
+        }
+    }
+
+    private static func info(directory: String) -> ExitStatus {
+        let path = directory + "/" + MapImport.fileName
+        guard access(path, F_OK) == 0 else {
+            fputs("waypointd: map info: no place index in \(directory); run: waypointd map import FILE.osm.pbf\n", stderr)
+            return .noInput
+        }
+        do throws(PlaceIndexError) {
+            let reader = try PlaceIndexReader(path: path)
+            var status = stat()
+            let bytes = stat(path, &status) == 0 ? Int(status.st_size) : 0
+            print(lines(reader.info, bytes: bytes, path: path).joined(separator: "\n"))
+            return .success
+        } catch {
+            fputs("waypointd: map info: \(error)\n", stderr)
+            return .dataError
+        }
+    }
+
+    static func lines(_ info: PlaceIndexInfo, bytes: Int, path: String) -> [String] {
+        [
+            "index            \(path)",
+            "source           \(info.source)",
+            "osm timestamp    \(info.timestamp)",
+            "places           \(info.places) (\(info.addresses) with an address)",
+            "street segments  \(info.streetSegments)",
+            "size             \(bytes / 1024) KiB",
+        ]
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import Geodesy
+import PlaceIndex
+import Places
+import TestSupport
+import Testing
+
+/// Search and "where am I" on the two real OpenStreetMap extracts in `Data/` (Monaco 2016,
+/// Andorra 2013), imported with osmium as `waypointd map import` does, judged against what
+/// pyosmium (an independent reader, `Data/oracle.py`) says is in them (issue 27's acceptance).
+@Suite("Place search and where am I, on real OSM extracts, pyosmium as the oracle")
+struct PlaceSearchTests {
+    struct Place {
+        var name: String
+        var point: Coordinate
+        var key: String?
+        var value: String?
+    }
+
+    struct Address {
+        var street: String
+        var number: String
+        var point: Coordinate
+        /// A way's address, at the mean of its nodes (not the index's point inside it).
+        var isWay: Bool
+    }
+
+    struct Extract {
+        var reader: PlaceIndexReader
+        var places: [Place]
+        var addresses: [Address]
+        var streets: [(name: String, a: (Double, Double), b: (Double, Double))]
+        var kinds: [(tag: String, point: Coordinate)]
+    }
+
+    nonisolated(unsafe) static var loaded: [String: Extract] = [:]
+    static let lock = NSLock()
+
+    /// The extract imported into a temporary state directory, and the oracle's view of it; nil
+    /// (a skip) when osmium or pyosmium is missing outside CI.
+    static func extract(_ name: String) throws -> Extract? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let extract = loaded[name] { return extract }
+        guard try ExternalTool.find("osmium", hint: "apt-get install osmium-tool") != nil,
+            let python = try ExternalTool.find("python3", hint: "apt-get install python3", extraDirectories: ["/usr/bin"])
+        else { return nil }
+        let data = TestData.packageRoot.appendingPathComponent("Tests/PlaceIndexTests/Data")
+        let file = data.appendingPathComponent("\(name).osm.pbf").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        _ = try MapImport.run(extract: file, stateDirectory: directory.path)
+        let reader = try PlaceIndexReader(path: directory.appendingPathComponent(MapImport.fileName).path)
+        // Debian's python3, whose pyosmium this is (not a python3 of pyenv's earlier in PATH).
+        let systemPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? URL(fileURLWithPath: "/usr/bin/python3") : python
+        let output = try ExternalTool.run(systemPython, [data.appendingPathComponent("oracle.py").path, file])
+        guard output.status == 0 else {
+            if ExternalTool.isCI { Issue.record("oracle.py failed (python3-pyosmium?): \(output.standardError)") }
+            return nil
+        }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let point = { (object: [String: Any]) in
+            Coordinate(uncheckedLatitudeDegrees: object["lat"] as? Double ?? 0, longitudeDegrees: object["lon"] as? Double ?? 0)
+        }
+        let extract = Extract(
+            reader: reader,
+            places: (json["places"] as? [[String: Any]] ?? []).map {
+                Place(name: $0["name"] as? String ?? "", point: point($0), key: $0["key"] as? String, value: $0["value"] as? String)
+            },
+            addresses: (json["addresses"] as? [[String: Any]] ?? []).map {
+                Address(
+                    street: $0["street"] as? String ?? "", number: $0["number"] as? String ?? "", point: point($0),
+                    isWay: $0["way"] as? Bool ?? false)
+            },
+            streets: (json["streets"] as? [[Any]] ?? []).map {
+                ($0[0] as? String ?? "", ($0[1] as? Double ?? 0, $0[2] as? Double ?? 0), ($0[3] as? Double ?? 0, $0[4] as? Double ?? 0))
+            },
+            kinds: (json["kinds"] as? [[String: Any]] ?? []).map { ($0["tag"] as? String ?? "", point($0)) })
+        loaded[name] = extract
+        return extract
+    }
+
+    /// The places whose name no other place of the extract has (and that fold to words).
+    static func unique(_ extract: Extract) -> [Place] {
+        var counts: [String: Int] = [:]
+        for place in extract.places { counts[TextFolding.folded(place.name), default: 0] += 1 }
+        return extract.places.filter { counts[TextFolding.folded($0.name)] == 1 && !TextFolding.folded($0.name).isEmpty }
+    }
+
+    /// The share of `places` whose `query` finds them among the first `rank` results.
+    static func found(_ extract: Extract, _ places: [Place], rank: Int, query: (Place) -> String?) throws -> (share: Double, misses: [String]) {
+        var hits = 0
+        var tried = 0
+        var misses: [String] = []
+        for place in places {
+            guard let text = query(place) else { continue }
+            tried += 1
+            let results = try extract.reader.search(text, near: place.point, limit: rank)
+            if results.contains(where: { TextFolding.folded($0.name ?? "") == TextFolding.folded(place.name) }) {
+                hits += 1
+            } else if misses.count < 10 {
+                misses.append("'\(text)' for '\(place.name)': \(results.map { $0.name ?? "-" })")
+            }
+        }
+        return (tried == 0 ? 1 : Double(hits) / Double(tried), misses)
+    }
+
+    @Test("every uniquely named place, by its exact name, near it: in the first 3", arguments: ["monaco", "andorra"])
+    func exactNames(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        let places = Self.unique(extract)
+        #expect(places.count > 300, "\(places.count) uniquely named places in \(name)")
+        let (share, misses) = try Self.found(extract, places, rank: 3) { $0.name }
+        #expect(share == 1, "\(name): \(share): \(misses)")
+    }
+
+    @Test("95 % by a prefix of 70 % of the name (first 5)", arguments: ["monaco", "andorra"])
+    func prefixes(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        let (share, misses) = try Self.found(extract, Self.unique(extract), rank: 5) { place in
+            let characters = Array(place.name)
+            return String(characters.prefix(Int((Double(characters.count) * 0.7).rounded(.up))))
+        }
+        #expect(share >= 0.95, "\(name): \(share): \(misses)")
+    }
+
+    @Test("90 % with one letter changed in a word of 6 or more letters (first 5)", arguments: ["monaco", "andorra"])
+    func typos(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        let (share, misses) = try Self.found(extract, Self.unique(extract), rank: 5) { place in
+            var words = place.name.split(separator: " ").map(String.init)
+            guard let index = words.firstIndex(where: { $0.count >= 6 && $0.allSatisfy(\.isLetter) }) else { return nil }
+            var letters = Array(words[index])
+            let middle = letters.count / 2
+            letters[middle] = letters[middle].lowercased() == "x" ? "q" : "x"
+            words[index] = String(letters)
+            return words.joined(separator: " ")
+        }
+        #expect(share >= 0.9, "\(name): \(share): \(misses)")
+    }
+
+    @Test("names with accents, typed without them", arguments: ["monaco", "andorra"])
+    func accents(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        let accented = Self.unique(extract).filter { $0.name.unicodeScalars.contains { (0xC0..<0x250).contains($0.value) } }
+        #expect(accented.count > 20, "\(accented.count) accented names in \(name)")
+        let (share, misses) = try Self.found(extract, accented, rank: 3) { TextFolding.folded($0.name) }
+        #expect(share == 1, "\(name): \(share): \(misses)")
+    }
+
+    /// Points spread over the extract (a fixed grid over its places' box): where a walker asks from.
+    static func grid(_ extract: Extract, count: Int) -> [Coordinate] {
+        let latitudes = extract.places.map(\.point.latitudeDegrees).sorted()
+        let longitudes = extract.places.map(\.point.longitudeDegrees).sorted()
+        // The middle 90 % of the places, not an outlier's corner of the sea.
+        let (south, north) = (latitudes[latitudes.count / 20], latitudes[latitudes.count * 19 / 20])
+        let (west, east) = (longitudes[longitudes.count / 20], longitudes[longitudes.count * 19 / 20])
+        let side = Int(Double(count).squareRoot().rounded(.up))
+        return (0..<count).map { index in
+            Coordinate(
+                uncheckedLatitudeDegrees: south + (north - south) * (Double(index / side) + 0.5) / Double(side),
+                longitudeDegrees: west + (east - west) * (Double(index % side) + 0.5) / Double(side))
+        }
+    }
+
+    static func meters(_ a: Coordinate, _ b: Coordinate) -> Double { Geodesic.wgs84.inverse(from: a, to: b).distanceMeters }
+
+    @Test("a category in plain English: the nearest place of it in the first 3", arguments: ["monaco", "andorra"])
+    func categories(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        let queries = [
+            "restaurant": "amenity=restaurant", "cafe": "amenity=cafe", "pharmacy": "amenity=pharmacy", "supermarket": "shop=supermarket",
+            "bakery": "shop=bakery", "bus stop": "highway=bus_stop", "post office": "amenity=post_office", "toilets": "amenity=toilets",
+            "hotel": "tourism=hotel", "school": "amenity=school", "parking": "amenity=parking", "fuel": "amenity=fuel", "atm": "amenity=atm",
+        ]
+        var checked = 0
+        var misses: [String] = []
+        for (query, tag) in queries.sorted(by: { $0.key < $1.key }) {
+            let candidates = extract.kinds.filter { $0.tag == tag }.map(\.point)
+            guard !candidates.isEmpty else { continue }
+            for here in Self.grid(extract, count: 9) {
+                let nearest = try #require(candidates.min { Self.meters(here, $0) < Self.meters(here, $1) })
+                let results = try extract.reader.search(query, near: here, limit: 3)
+                checked += 1
+                // The oracle's nearest (within 50 m: a way's mean of nodes is not our point inside
+                // it), or one as near as it.
+                let nearestMeters = Self.meters(here, nearest)
+                let hit = results.contains {
+                    Self.meters(Coordinate(uncheckedLatitudeDegrees: $0.latitude, longitudeDegrees: $0.longitude), nearest) < 50
+                        || $0.distanceMeters <= nearestMeters + 30
+                }
+                if !hit { misses.append("\(query) at \(here.formattedDecimal(fractionDigits: 5)): nearest \(Int(nearestMeters)) m, got \(results.map { Int($0.distanceMeters) })") }
+            }
+        }
+        #expect(checked > 20, "\(checked) category searches in \(name)")
+        #expect(misses.isEmpty, "\(name): \(misses.count) of \(checked): \(misses.prefix(10))")
+    }
+
+    @Test("every address (street and number) found first when the town is given", arguments: ["monaco", "andorra"])
+    func addresses(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        var misses: [String] = []
+        for address in extract.addresses {
+            let town = try extract.reader.whereIs(address.point)?.place ?? name.capitalized
+            for query in ["\(address.street) \(address.number), \(town)", "\(address.number) \(address.street), \(town)"] {
+                let first = try extract.reader.search(query, near: Self.grid(extract, count: 1)[0], limit: 1).first
+                if TextFolding.folded(first?.address ?? "").hasPrefix(TextFolding.folded("\(address.street) \(address.number)")) == false {
+                    misses.append("'\(query)': \(first?.address ?? "nothing")")
+                }
+            }
+        }
+        #expect(misses.isEmpty, "\(name): \(misses.count) of \(extract.addresses.count * 2): \(misses.prefix(10))")
+    }
+
+    @Test("where am I: 3 to 10 m from an address, that address; far from any, the nearest street (pyosmium's)", arguments: ["monaco", "andorra"])
+    func whereAmI(_ name: String) throws {
+        guard let extract = try Self.extract(name) else { return }
+        var misses: [String] = []
+        // Addresses of nodes: their point is exact (a building's is ours inside it, not the oracle's mean).
+        let nodes = extract.addresses.filter { !$0.isWay }
+        for (index, address) in nodes.enumerated() {
+            // 3 to 10 m away, in a direction that turns with each address.
+            let meters = 3 + Double(index % 8)
+            let bearing = Double(index * 47 % 360) * .pi / 180
+            let here = Coordinate(
+                uncheckedLatitudeDegrees: address.point.latitudeDegrees + meters * cos(bearing) / 111_320,
+                longitudeDegrees: address.point.longitudeDegrees + meters * sin(bearing) / (111_320 * cos(address.point.latitudeDegrees * .pi / 180)))
+            // Another address nearer than this one is a right answer too.
+            let nearest = try #require(nodes.min { Self.meters(here, $0.point) < Self.meters(here, $1.point) })
+            let answer = try extract.reader.whereIs(here)
+            if answer?.housenumber != nearest.number || answer?.street != nearest.street {
+                misses.append("\(nearest.street) \(nearest.number) at \(Int(meters)) m: \(answer?.address ?? answer?.street ?? "nothing")")
+            }
+        }
+        var streetsChecked = 0
+        for here in Self.grid(extract, count: 64) where !extract.addresses.contains(where: { Self.meters(here, $0.point) < 100 }) {
+            let oracle = extract.streets.map { street in
+                (street.name, Self.meters(here, Self.nearestPoint(street.a, street.b, here)))
+            }.min { $0.1 < $1.1 }
+            guard let oracle, oracle.1 < 1000 else { continue }
+            streetsChecked += 1
+            let answer = try extract.reader.whereIs(here)
+            // Two streets within a metre of each other are both right; a name tag holding two
+            // (`A; B`, a mistake of the map) is its first.
+            let tied = extract.streets.filter { Self.meters(here, Self.nearestPoint($0.a, $0.b, here)) < oracle.1 + 1 }
+                .map { String($0.name.split(separator: ";").first ?? "") }
+            if !(answer.map { tied.contains($0.street ?? "") } ?? false) {
+                misses.append("street at \(here.formattedDecimal(fractionDigits: 5)): \(oracle.0) at \(Int(oracle.1)) m, got \(answer?.street ?? "nothing")")
+            }
+        }
+        #expect(streetsChecked > 20, "\(streetsChecked) points far from addresses in \(name)")
+        #expect(misses.isEmpty, "\(name): \(misses.prefix(10))")
+    }
+
+    /// The point of segment a–b nearest `point`, on a flat local projection (the oracle's own,
+    /// written here apart from the index's).
+    static func nearestPoint(_ a: (Double, Double), _ b: (Double, Double), _ point: Coordinate) -> Coordinate {
+        let k = cos(point.latitudeDegrees * .pi / 180)
+        let (px, py) = (point.longitudeDegrees * k, point.latitudeDegrees)
+        let (ax, ay, bx, by) = (a.1 * k, a.0, b.1 * k, b.0)
+        let length = (bx - ax) * (bx - ax) + (by - ay) * (by - ay)
+        let t = length == 0 ? 0 : max(0, min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / length))
+        return Coordinate(uncheckedLatitudeDegrees: ay + t * (by - ay), longitudeDegrees: (ax + t * (bx - ax)) / k)
+    }
+}
