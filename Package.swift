@@ -75,7 +75,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "CommandLineSupport", "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
-                "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation",
+                "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation", "PlaceIndex",
             ]),
 
         // Programs.

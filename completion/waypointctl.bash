@@ -29,7 +29,7 @@ _waypointctl() {
             *) command=${COMP_WORDS[i]}; break ;;
         esac
     done
-    local commands="go clear status watch recent place route back track mute buzz calibrate locate bearing declination help"
+    local commands="go clear status watch recent place route back track mute buzz calibrate search where locate bearing declination help"
     if [[ -z $command ]]; then
         if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return; fi
         COMPREPLY=($(compgen -W "$commands --socket --help --version" -- "$cur"))
@@ -42,7 +42,7 @@ _waypointctl() {
             local IFS=$'\n'
             COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")" -- "$cur"))
             return ;;
-        --name|--recent|--radius|--seconds|--minutes|--since|--until|--hz|--date|--year|--height-km|--near) return ;;
+        --name|--recent|--radius|--seconds|--minutes|--since|--until|--hz|--date|--year|--height-km|--near|--limit|--at) return ;;
     esac
     case $command in
         go)
@@ -54,6 +54,8 @@ _waypointctl() {
                 local IFS=$'\n'
                 COMPREPLY=($(compgen -W "$(_waypointctl_names all "${socket[@]}")"$'\ngeo:\nhttps://' -- "$cur"))
             fi ;;
+        search) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--near --limit --json --socket --help" -- "$cur")) ;;
+        where) COMPREPLY=($(compgen -W "--at --json --socket --help" -- "$cur")) ;;
         locate)
             if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--near --json --socket --help" -- "$cur"))
             else COMPREPLY=($(compgen -W "geo: https://" -- "$cur")); fi ;;

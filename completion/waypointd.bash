@@ -6,7 +6,7 @@ _waypointd() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            check|gps|replay|motor-test|motor-off) command=${COMP_WORDS[i]}; break ;;
+            check|gps|replay|map|motor-test|motor-off) command=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
@@ -16,10 +16,15 @@ _waypointd() {
     esac
     local motor="--config --pwm-chip --pwm-channel --sysfs-root --help"
     case $command in
-        "") COMPREPLY=($(compgen -W "check gps replay motor-test motor-off --config --simulate --simulate-events --simulate-speed --socket --state-dir --sysfs-root --record --log-level --print-config --version --help" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "check gps replay map motor-test motor-off --config --simulate --simulate-events --simulate-speed --socket --state-dir --sysfs-root --record --log-level --print-config --version --help" -- "$cur")) ;;
         check) COMPREPLY=($(compgen -W "--config --state-dir --sysfs-root --dev-dir --gps-timeout --help" -- "$cur")) ;;
         gps) COMPREPLY=($(compgen -W "--server --count --help" -- "$cur")) ;;
         replay) COMPREPLY=($(compgen -W "--config --help" -- "$cur") $(compgen -f -- "$cur")) ;;
+        map)
+            # import FILE.osm.pbf (the extract), info; then --state-dir.
+            if [[ ${COMP_WORDS[COMP_CWORD-1]} == map ]]; then COMPREPLY=($(compgen -W "import info --help" -- "$cur"))
+            elif [[ ${COMP_WORDS[COMP_CWORD-1]} == import ]]; then COMPREPLY=($(compgen -f -X '!*.osm.pbf' -- "$cur") $(compgen -d -- "$cur"))
+            else COMPREPLY=($(compgen -W "--state-dir" -- "$cur")); fi ;;
         motor-test) COMPREPLY=($(compgen -W "--pattern --repeat $motor" -- "$cur")) ;;
         motor-off) COMPREPLY=($(compgen -W "--force --socket $motor" -- "$cur")) ;;
     esac

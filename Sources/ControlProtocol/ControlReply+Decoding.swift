@@ -45,6 +45,8 @@ extension ControlReply {
         case "PLACES": self = .places(try Self.decode(PlacesBody.self, from: value, messageClass).places)
         case "TRACK": self = .track(try Self.decode(TrackReport.self, from: value, messageClass))
         case "PLACE": self = .placeMarked(try Self.decode(PlaceMarkReport.self, from: value, messageClass))
+        case "SEARCH": self = .search(try Self.decode(SearchReport.self, from: value, messageClass))
+        case "WHERE": self = .whereAmI(try Self.decode(WhereReport.self, from: value, messageClass))
         case "ERROR":
             let body = try Self.decode(ErrorBody.self, from: value, messageClass)
             if let code = ControlErrorCode(rawValue: body.code) {

@@ -18,6 +18,10 @@ public enum ControlReply: Sendable, Hashable {
     case placeMarked(PlaceMarkReport)
     /// `{"class":"CALIBRATION",…}`; see ``CalibrationReport``.
     case calibration(CalibrationReport)
+    /// `{"class":"SEARCH","results":[…],"map":…}`; see ``SearchReport``.
+    case search(SearchReport)
+    /// `{"class":"WHERE","address":…,"street":…,…}`; see ``WhereReport``.
+    case whereAmI(WhereReport)
     /// `{"class":"ERROR","code":…,"message":…}`.
     case error(ControlError)
 
@@ -54,6 +58,10 @@ extension ControlReply: Encodable {
         case .placeMarked(let report):
             try report.encode(to: encoder)
         case .track(let report):
+            try report.encode(to: encoder)
+        case .search(let report):
+            try report.encode(to: encoder)
+        case .whereAmI(let report):
             try report.encode(to: encoder)
         case .route(let report):
             var container = encoder.container(keyedBy: CodingKeys.self)

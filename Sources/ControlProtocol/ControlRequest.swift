@@ -16,6 +16,8 @@
 /// | `{"cmd":"mute","on":true}` | ``mute(_:)`` |
 /// | `{"cmd":"calibrate","action":"start"}` | ``calibrate(_:)`` |
 /// | `{"cmd":"buzz","pattern":"test"}` | ``buzz(_:)`` |
+/// | `{"cmd":"search","query":"bakery","limit":10}` | ``search(_:latitude:longitude:limit:)`` |
+/// | `{"cmd":"where","lat":43.73,"lon":7.42}` | ``whereAmI(latitude:longitude:)`` |
 public enum ControlRequest: Sendable, Hashable {
     /// How many recent destinations the daemon keeps, so the largest `recent` index.
     public static let recentCount = 5
@@ -28,6 +30,13 @@ public enum ControlRequest: Sendable, Hashable {
     /// The arrival radii a place or waypoint may have, metres: below 2 m no GPS receiver can
     /// tell arrival from noise; above 1 km it would not be guidance.
     public static let arrivalRadiusRangeMeters = 2.0...1000.0
+    /// The longest search text, characters: a name and an address with room to spare.
+    public static let maximumQueryCharacters = 200
+    /// The most results a search may ask for.
+    public static let maximumSearchResults = 50
+    /// The results a search gets when it asks for no number.
+    public static let defaultSearchResults = 10
+
     /// The most waypoints a route may have: a day's walk with one every 25 m, and (unnamed)
     /// well within one request line.
     public static let maximumRouteWaypoints = 1000
@@ -66,6 +75,10 @@ public enum ControlRequest: Sendable, Hashable {
     case calibrate(CalibrationAction)
     /// Play a pattern now.
     case buzz(BuzzPattern)
+    /// Search the place index near the position given, else near the current fix.
+    case search(String, latitude: Double?, longitude: Double?, limit: Int)
+    /// The nearest address or street to the position given, else to the current fix.
+    case whereAmI(latitude: Double?, longitude: Double?)
 
     /// Parses and checks one line (without its newline).
     ///
@@ -127,6 +140,19 @@ public enum ControlRequest: Sendable, Hashable {
                 self = .track(.export(since: since, until: until, cursor: cursor))
             }
         case "back": self = .back(minutes: try fields.number("minutes", in: 1...Self.maximumBackMinutes))
+        case "search":
+            guard let query = fields.object["query"]?.string, !query.isEmpty,
+                query.count <= Self.maximumQueryCharacters, !query.unicodeScalars.contains(where: PlaceName.isUnprintable)
+            else {
+                throw ControlError(
+                    .badArgument, "query must be a string of 1 to \(Self.maximumQueryCharacters) printable characters")
+            }
+            let (latitude, longitude) = try Self.parsePosition(fields)
+            let limit = try fields.number("limit", in: 1...Double(Self.maximumSearchResults)).map { Int($0) } ?? Self.defaultSearchResults
+            self = .search(query, latitude: latitude, longitude: longitude, limit: limit)
+        case "where":
+            let (latitude, longitude) = try Self.parsePosition(fields)
+            self = .whereAmI(latitude: latitude, longitude: longitude)
         default: throw ControlError(.unknownCommand, "unknown command \"\(command.prefix(40))\"")
         }
     }
@@ -210,6 +236,14 @@ public enum ControlRequest: Sendable, Hashable {
         case "remove": return .remove(try fields.name("name"))
         default: return .list
         }
+    }
+
+    /// An optional `lat` and `lon`: both or neither.
+    private static func parsePosition(_ fields: Fields) throws(ControlError) -> (Double?, Double?) {
+        let latitude = try fields.number("lat", in: -90...90)
+        let longitude = try fields.number("lon", in: -180...180)
+        guard (latitude == nil) == (longitude == nil) else { throw ControlError(.badArgument, "give lat and lon together") }
+        return (latitude, longitude)
     }
 
     /// Typed access to a request's optional fields; a present field of the wrong type or out of
@@ -340,6 +374,14 @@ extension ControlRequest {
         case .mute(let on): fields.on = on
         case .calibrate(let action): fields.action = action.rawValue
         case .buzz(let pattern): fields.pattern = pattern.rawValue
+        case .search(let query, let latitude, let longitude, let limit):
+            fields.query = query
+            fields.lat = latitude
+            fields.lon = longitude
+            fields.limit = limit
+        case .whereAmI(let latitude, let longitude):
+            fields.lat = latitude
+            fields.lon = longitude
         }
         do {
             return JSONWriter.bytes(try JSONValueEncoder().encode(fields), layout: .compact) + [UInt8(ascii: "\n")]
@@ -352,7 +394,8 @@ extension ControlRequest {
     /// Every `"cmd"` the protocol knows, in the order the README lists them: waypointctl has a
     /// command of each name (a test holds it to that).
     public static let commandNames = [
-        "go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate",
+        "go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate", "search",
+        "where",
     ]
 
     /// The request's `"cmd"`: what it is called on the wire and in messages.
@@ -370,6 +413,8 @@ extension ControlRequest {
         case .mute: "mute"
         case .calibrate: "calibrate"
         case .buzz: "buzz"
+        case .search: "search"
+        case .whereAmI: "where"
         }
     }
 }
@@ -397,6 +442,8 @@ private struct RequestFields: Encodable {
     var until: Double?
     var cursor: String?
     var minutes: Double?
+    var query: String?
+    var limit: Int?
 }
 
 /// A route's waypoint as sent: `{"lat":…,"lon":…}` with `name` and `radius` only when known,

@@ -13,6 +13,8 @@ extension ControlReply {
         case .places: "PLACES"
         case .placeMarked: "PLACE"
         case .track: "TRACK"
+        case .search: "SEARCH"
+        case .whereAmI: "WHERE"
         case .error: "ERROR"
         }
     }

@@ -103,6 +103,12 @@ extension DaemonCommand {
         throws(DaemonFailure) -> [String]
     {
         switch (self, received.reply) {
+        case (.search(_, json: true), .search), (.search(_, json: true), .whereAmI):
+            return [Self.printableJSON(String(decoding: received.line, as: UTF8.self))]
+        case (.search, .search(let report)):
+            return SearchSummary.lines(for: report)
+        case (.search, .whereAmI(let report)):
+            return SearchSummary.lines(for: report)
         case (.status(json: true), .status):
             return [Self.printableJSON(String(decoding: received.line, as: UTF8.self))]
         case (.status, .status(let report)):

@@ -48,6 +48,8 @@ enum DaemonCommand: Equatable {
     case trackClear
     /// `back [--minutes N]`.
     case back(minutes: Double?)
+    /// `search QUERY …` or `where …`: the request, and whether to print its line as it came.
+    case search(ControlRequest, json: Bool)
     /// A request answered with `OK`, which is then printed as `done`: what most new requests
     /// are, so that adding one needs a row in ``table`` and nothing here.
     case send(ControlRequest, done: String)
@@ -73,7 +75,7 @@ enum DaemonCommand: Equatable {
 
     /// The daemon commands, in the order the help lists them.
     static let table: [DaemonCommandEntry] = [
-        .go, .clear, .status, .watch, .recent, .place, .route, .back, .track, .mute, .buzz, .calibrate,
+        .go, .clear, .status, .watch, .recent, .place, .route, .back, .track, .mute, .buzz, .calibrate, .search, .whereAmI,
     ]
 
     /// The names of the daemon commands, in the order the help lists them.
@@ -105,7 +107,7 @@ enum DaemonCommand: Equatable {
         case .trackExport(let since, let until): .track(.export(since: since, until: until, cursor: nil))
         case .trackClear: .track(.clear)
         case .back(let minutes): .back(minutes: minutes)
-        case .send(let request, _): request
+        case .send(let request, _), .search(let request, _): request
         }
     }
 

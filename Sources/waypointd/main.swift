@@ -12,7 +12,8 @@ let help = """
                                                              diagnose config, PWM, I2C, IMU, gpsd; 1 on a problem
            waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
            waypointd replay FILE [--config PATH]             run the pipeline over a recording, JSON lines out
-           waypointd map import FILE.osm.pbf | map info [--state-dir DIR]   the offline place index
+           waypointd map import FILE.osm.pbf [--state-dir DIR]   build the offline place index
+           waypointd map info [--state-dir DIR]              the place index loaded
            waypointd motor-test [--pattern NAME] [--repeat] [MOTOR-OPTIONS]   play a pattern on the motor
            waypointd motor-off [--force] [MOTOR-OPTIONS]     force the motor off (systemd's ExecStopPost)
            waypointd --print-config [--config PATH]          the configuration in effect (exit 78 if invalid)

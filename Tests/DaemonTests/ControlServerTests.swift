@@ -76,6 +76,11 @@ private final class FakeHandler: ControlHandler {
             return .placeMarked(PlaceMarkReport(place: DestinationReport(latitude: 1, longitude: 2, name: name), errorMeters: 4.5, fixes: 5))
         case .watch:
             return .ok
+        case .search(let query, _, _, _):
+            calls.withLock { $0.append("search \(query)") }
+            return .search(SearchReport(results: [], map: nil))
+        case .whereAmI:
+            return .error(ControlError(.notFound, "no map is loaded"))
         }
     }
 

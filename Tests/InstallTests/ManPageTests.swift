@@ -103,7 +103,7 @@ struct ManPageTests {
 
     @Test("each command's --help synopsis is in its man page, word for word", arguments: [
         "go", "clear", "status", "watch", "recent", "place", "route", "back", "track", "mute", "buzz", "calibrate", "bearing",
-        "declination", "locate",
+        "declination", "locate", "search", "where",
     ])
     func waypointctlSynopsis(command: String) throws {
         guard let waypointctl = try ExternalTool.built("waypointctl"), let page = try Self.rendered("man/waypointctl.1")

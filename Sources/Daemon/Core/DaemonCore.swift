@@ -51,6 +51,8 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     private let logger: Logger
     private let recorder: Recorder?
     private let hooks: Hooks
+    /// The place index: `search` and `where`; nil answers that no map is loaded.
+    private let places: PlaceLookup?
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
     /// Set at stop: the motor is off from then on, whatever the sensors still deliver.
@@ -77,7 +79,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     public init(
         state: DaemonState, clock: C, wallClock: @escaping @Sendable () -> Int64, motor: any MotorOutput,
         store: StateStore?, trailFiles: TrailFiles? = nil, trailQueue: TrailService? = nil, logger: Logger,
-        recorder: Recorder? = nil, hooks: Hooks = Hooks()
+        recorder: Recorder? = nil, hooks: Hooks = Hooks(), places: PlaceLookup? = nil
     ) {
         core = Mutex(state)
         self.clock = clock
@@ -90,6 +92,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         self.logger = logger
         self.recorder = recorder
         self.hooks = hooks
+        self.places = places
         (states, stateChanges) = AsyncStream.makeStream(of: Navigator.State.self, bufferingPolicy: .bufferingNewest(1))
         currentState.store(Self.code(of: state.state), ordering: .relaxed)
     }
@@ -263,6 +266,15 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// then its effects in order, then the reply built from the copy. A failed save turns the
     /// reply into an `internal` error saying what was done and what was not kept.
     public func handle(_ request: ControlRequest) async -> ControlReply {
+        // The map is no part of the state: asked here, near the position given or the fix.
+        switch request {
+        case .search(let query, let latitude, let longitude, let limit):
+            return placeAnswer(latitude, longitude) { places, point in places.search(query, near: point, limit: limit) }
+        case .whereAmI(let latitude, let longitude):
+            return placeAnswer(latitude, longitude) { places, point in places.whereIs(point) }
+        default:
+            break
+        }
         // A question changes nothing and saves nothing: it need not wait behind another
         // request's saves (a watch asks up to ten times a second).
         // An export page or `back` read both trail files (megabytes): give that back after.
@@ -275,6 +287,22 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             }
             return reply
         }
+    }
+
+    /// A reply from the place index near `latitude`, `longitude`, else near the current fix.
+    private func placeAnswer(_ latitude: Double?, _ longitude: Double?, _ answer: (PlaceLookup, Coordinate) -> ControlReply)
+        -> ControlReply
+    {
+        guard let places else {
+            return .error(ControlError(.notFound, "no map is loaded; import one: waypointd map import FILE.osm.pbf"))
+        }
+        let given = latitude.flatMap { latitude in
+            longitude.map { Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: $0) }
+        }
+        guard let point = given ?? core.withLock({ $0.pipeline.fix?.coordinate }) else {
+            return .error(ControlError(.refused, "no position yet: wait for a GPS fix, or give one (lat and lon; waypointctl: --near)"))
+        }
+        return answer(places, point)
     }
 
     /// The state's transition and a copy of the state under one lock; the reply built from the

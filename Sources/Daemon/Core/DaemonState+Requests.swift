@@ -34,7 +34,7 @@ extension DaemonState {
     /// without waiting for another request's saves.
     public static func isQuestion(_ request: ControlRequest) -> Bool {
         switch request {
-        case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch: true
+        case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch, .search, .whereAmI: true
         default: false
         }
     }
@@ -85,6 +85,8 @@ extension DaemonState {
         case .track(let action): return track(action, storedTrail: context.storedTrail)
         case .back(let minutes): return back(minutes: minutes, storedTrail: context.storedTrail, at: seconds)
         case .watch: return .answer(.ok)
+        // The map is no part of the state: DaemonCore asks the place index before this.
+        case .search, .whereAmI: return .answer(.ok)
         }
     }
 

@@ -80,7 +80,8 @@ public enum WaypointDaemon {
                 calibratingChanged: { calibrating in
                     world?.setCalibrating(calibrating)
                     alarm.wake()
-                }))
+                }),
+            places: PlaceLookup(stateDirectory: opened.store.directory))
         core.start()
 
         let server = ControlServer(listener: opened.listener, handler: core, logger: logger)

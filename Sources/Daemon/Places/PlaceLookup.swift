@@ -1,0 +1,88 @@
+@preconcurrency import Glibc
+import ControlProtocol
+import Geodesy
+import PlaceIndex
+import Synchronization
+
+/// The daemon's side of the place index: answers `search` and `where` from
+/// `places.sqlite` in the state directory, opened read-only when first asked and opened again
+/// when an import has put a new file in its place (checked by inode at each query: one stat).
+public final class PlaceLookup: Sendable {
+    /// The index file.
+    public let path: String
+    /// The reader in use and the inode it was opened from.
+    private let opened = Mutex<(reader: PlaceIndexReader, inode: UInt64, modified: Int)?>(nil)
+
+    public init(stateDirectory: String) {
+        path = stateDirectory + "/" + MapImport.fileName
+    }
+
+    /// The reader for the file as it is now, or why there is none.
+    func reader() -> Result<PlaceIndexReader, ControlError> {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            opened.withLock { $0 = nil }
+            return .failure(ControlError(.notFound, "no map is loaded; import one: waypointd map import FILE.osm.pbf"))
+        }
+        let inode = UInt64(status.st_ino)
+        let modified = Int(status.st_mtim.tv_sec)
+        return opened.withLock { current in
+            if let current, current.inode == inode, current.modified == modified { return .success(current.reader) }
+            do throws(PlaceIndexError) {
+                let reader = try PlaceIndexReader(path: path)
+                current = (reader, inode, modified)
+                return .success(reader)
+            } catch {
+                current = nil
+                return .failure(ControlError(.internal, "\(error)"))
+            }
+        }
+    }
+
+    /// What is loaded, for STATUS: the extract's name and date; nil without a map.
+    public var loaded: PlaceIndexInfo? {
+        if case .success(let reader) = reader() { return reader.info }
+        return nil
+    }
+
+    /// The reply to `search`.
+    public func search(_ query: String, near reference: Coordinate, limit: Int) -> ControlReply {
+        switch reader() {
+        case .failure(let error): return .error(error)
+        case .success(let reader):
+            do throws(PlaceIndexError) {
+                let results = try reader.search(query, near: reference, limit: limit).map {
+                    SearchReport.Result(
+                        name: $0.name, kind: $0.kind, address: $0.address, latitude: $0.latitude, longitude: $0.longitude,
+                        distanceMeters: ($0.distanceMeters * 10).rounded() / 10, bearingDegrees: ($0.bearingDegrees * 10).rounded() / 10)
+                }
+                return .search(SearchReport(results: results, map: reader.info.source))
+            } catch {
+                return .error(ControlError(.internal, "\(error)"))
+            }
+        }
+    }
+
+    /// The reply to `where`.
+    public func whereIs(_ point: Coordinate) -> ControlReply {
+        switch reader() {
+        case .failure(let error): return .error(error)
+        case .success(let reader):
+            do throws(PlaceIndexError) {
+                guard let answer = try reader.whereIs(point) else {
+                    return .whereAmI(
+                        WhereReport(
+                            address: nil, street: nil, housenumber: nil, place: nil, distanceMeters: nil, bearingDegrees: nil,
+                            latitude: nil, longitude: nil))
+                }
+                return .whereAmI(
+                    WhereReport(
+                        address: answer.address, street: answer.street, housenumber: answer.housenumber, place: answer.place,
+                        distanceMeters: (answer.distanceMeters * 10).rounded() / 10, bearingDegrees: (answer.bearingDegrees * 10).rounded() / 10,
+                        latitude: (answer.latitude * 1e7).rounded() / 1e7, longitude: (answer.longitude * 1e7).rounded() / 1e7))
+            } catch {
+                return .error(ControlError(.internal, "\(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import CommandLineSupport
+import ControlProtocol
+import LocationIntake
+
+extension DaemonCommandEntry {
+    /// `search`: places of the offline map by name, category or address.
+    static let search = DaemonCommandEntry(
+        name: "search",
+        overview: """
+              search QUERY [--near PLACE]  find a place on the offline map: a name, "bakery", an address
+            """,
+        help: """
+            usage: waypointctl search QUERY [--near PLACE] [--limit N] [--json]
+
+            Search the map the daemon has loaded (waypointd map import) near the current fix, or
+            near --near: names and their other names, what you have typed of the last word, a
+            typo or two in longer words, accents or none (Cafe finds Café), categories in plain
+            English (restaurant, cafe, bakery, pharmacy, supermarket, bus stop, atm, post office,
+            toilets, hotel, school, church, parking, fuel…) and addresses in either order
+            (Landstrasse 12, 12 Landstrasse, with or without ", Town"). Each result: its number
+            (for go --result N), name, kind, address, distance and direction from here.
+            Map data © OpenStreetMap contributors (ODbL).
+
+            --near PLACE   search near this place instead of the fix (any form of --help's Places)
+            --limit N      at most N results (1 to \(ControlRequest.maximumSearchResults), default \(ControlRequest.defaultSearchResults))
+            --json         {"results": [{"name", "kind", "address", "lat", "lon", "distance_m",
+                           "bearing_deg"}, …]}
+            \(DaemonCommandEntry.socketOption)
+            """,
+        valueOptions: ["--near", "--limit"], flagOptions: ["--json"],
+        parse: { arguments, now throws(UsageError) in
+            let command = "search"
+            let query = arguments.positionals.joined(separator: " ")
+            guard !query.isEmpty else { throw UsageError("search needs something to look for", command: command) }
+            guard query.count <= ControlRequest.maximumQueryCharacters else {
+                throw UsageError("the query is \(query.count) characters; at most \(ControlRequest.maximumQueryCharacters)", command: command)
+            }
+            var limit = ControlRequest.defaultSearchResults
+            if let text = arguments.value("--limit") {
+                guard let value = Int(text), (1...ControlRequest.maximumSearchResults).contains(value) else {
+                    throw UsageError("--limit '\(text)' is not a number from 1 to \(ControlRequest.maximumSearchResults)", command: command)
+                }
+                limit = value
+            }
+            let near = try PlaceText.near(arguments, command: command)
+            return .search(
+                .search(query, latitude: near?.latitudeDegrees, longitude: near?.longitudeDegrees, limit: limit),
+                json: arguments.has("--json"))
+        })
+
+    /// `where`: the nearest address or street.
+    static let whereAmI = DaemonCommandEntry(
+        name: "where",
+        overview: """
+              where [--at PLACE]           where am I: the nearest address or street, and the town
+            """,
+        help: """
+            usage: waypointctl where [--at PLACE] [--json]
+
+            Where the wearer is, from the map the daemon has loaded: the nearest address within
+            about 40 m, else the nearest named street, and the town, with the distance and
+            direction to it. Map data © OpenStreetMap contributors (ODbL).
+
+            --at PLACE     ask about this place instead of the current fix
+            --json         {"address", "street", "housenumber", "place", "distance_m", "lat", "lon",
+                           "bearing_deg"}
+            \(DaemonCommandEntry.socketOption)
+            """,
+        valueOptions: ["--at"], flagOptions: ["--json"],
+        parse: { arguments, now throws(UsageError) in
+            try arguments.expectNoPositionals()
+            var at: (Double, Double)?
+            if let text = arguments.value("--at") {
+                do throws(LocationError) {
+                    let point = try LocationParser.parse(text).coordinate
+                    at = (point.latitudeDegrees, point.longitudeDegrees)
+                } catch {
+                    throw UsageError("--at '\(LocationError.excerpt(text))': \(error)", command: "where")
+                }
+            }
+            return .search(.whereAmI(latitude: at?.0, longitude: at?.1), json: arguments.has("--json"))
+        })
+}

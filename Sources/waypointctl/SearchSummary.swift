@@ -1,0 +1,33 @@
+import ControlProtocol
+
+/// What `search` and `where` print for people.
+enum SearchSummary {
+    /// A numbered line a result: `1. Boulangerie (bakery), Rue Grimaldi 12: 120 m NW`.
+    static func lines(for report: SearchReport) -> [String] {
+        guard !report.results.isEmpty else { return ["nothing found" + (report.map.map { " in \($0)" } ?? "")] }
+        return report.results.enumerated().map { index, result in
+            // Named: "L'Epi d'Or (bakery), Rue …"; unnamed: "bakery, Rue …" (what it is, then where).
+            var line = "\(index + 1). \(result.name ?? result.kind ?? "unnamed place")"
+            if let kind = result.kind, result.name != nil { line += " (\(kind))" }
+            if let address = result.address { line += ", \(address)" }
+            return line + ": \(Presentation.distance(meters: result.distanceMeters)) \(direction(result.bearingDegrees))"
+        }
+    }
+
+    /// `address: …`, `street: …`, `town: …`, `distance: …` lines.
+    static func lines(for report: WhereReport) -> [String] {
+        guard let distance = report.distanceMeters else { return ["no address or street near here on the map"] }
+        var lines: [String] = []
+        if let address = report.address { lines.append("address: \(address)") } else if let street = report.street {
+            lines.append("street: \(street)")
+        }
+        if let place = report.place { lines.append("town: \(place)") }
+        lines.append("distance: \(Presentation.distance(meters: distance))" + (report.bearingDegrees.map { " \(direction($0))" } ?? ""))
+        return lines
+    }
+
+    /// `NW, northwest`.
+    private static func direction(_ degrees: Double) -> String {
+        Presentation.bearing(degrees: degrees)
+    }
+}

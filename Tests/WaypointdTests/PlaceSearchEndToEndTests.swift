@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Search and "where am I" through the real socket (issue 27): `waypointd map import` of the
+/// Monaco extract into the state directory, then the real `waypointctl` against the real
+/// `waypointd --simulate`; a new import while it runs is used for the next query.
+@Suite("Search and where, through the daemon")
+struct PlaceSearchEndToEndTests {
+    static let extracts = TestData.packageRoot.appendingPathComponent("Tests/PlaceIndexTests/Data")
+    /// Monaco's Casino square.
+    static let monaco = "43.7384,7.4246"
+
+    @Test("search and where answer from the imported map; a new import is used at once; without a map, how to get one")
+    func searchAndWhere() async throws {
+        guard try ExternalTool.find("osmium", hint: "apt-get install osmium-tool") != nil,
+            let waypointd = try ExternalTool.built("waypointd"), let waypointctl = try ExternalTool.built("waypointctl"),
+            let daemon = try await SimulatedDaemon(prepareState: { _ in })
+        else { return }
+        defer { _ = daemon.stop() }
+        let state = URL(fileURLWithPath: daemon.socket).deletingLastPathComponent().appendingPathComponent("state").path
+        func ctl(_ words: String...) throws -> ExternalTool.Output {
+            try ExternalTool.run(waypointctl, ["--socket", daemon.socket] + words)
+        }
+
+        // No map yet: said, with what to do.
+        var output = try ctl("search", "bakery", "--near", Self.monaco)
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("waypointd map import"), "\(output.standardError)")
+
+        let imported = try ExternalTool.run(
+            waypointd, ["map", "import", Self.extracts.appendingPathComponent("monaco.osm.pbf").path, "--state-dir", state])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("source           monaco.osm.pbf"), "\(imported.standardOutput)")
+
+        output = try ctl("search", "pharmacie azurea", "--near", Self.monaco, "--json")
+        #expect(output.status == 0, "\(output.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let first = try #require((json["results"] as? [[String: Any]])?.first)
+        #expect(first["name"] as? String == "Pharmacie Azurea" && first["kind"] as? String == "pharmacy", "\(first)")
+        #expect((first["distance_m"] as? Double ?? 0) > 0 && first["bearing_deg"] is Double)
+
+        output = try ctl("search", "bakery", "--near", Self.monaco, "--limit", "3")
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.split(separator: "\n").count == 3, "\(output.standardOutput)")
+        #expect(output.standardOutput.hasPrefix("1. "), "\(output.standardOutput)")
+
+        output = try ctl("where", "--at", Self.monaco)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("town: Monaco"), "\(output.standardOutput)")
+
+        // The simulated fix is in Paris: the map has nothing near it.
+        _ = try await daemon.waitForStatus(try daemon.client(), seconds: 10) { $0.object("fix")?["lat"] is Double }
+        output = try ctl("where")
+        #expect(output.status == 0 && output.standardOutput == "no address or street near here on the map\n", "\(output.standardOutput)")
+
+        // Andorra replaces Monaco while the daemon runs: the next query reads it.
+        let replaced = try ExternalTool.run(
+            waypointd, ["map", "import", Self.extracts.appendingPathComponent("andorra.osm.pbf").path, "--state-dir", state])
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        output = try ctl("search", "pharmacie azurea", "--near", Self.monaco, "--json")
+        #expect(output.standardOutput.contains("\"map\":\"andorra.osm.pbf\""), "\(output.standardOutput)")
+
+        // A failed import leaves the index in use.
+        let broken = daemon.socket + ".pbf"
+        try Data("not a pbf".utf8).write(to: URL(fileURLWithPath: broken))
+        let failed = try ExternalTool.run(waypointd, ["map", "import", broken, "--state-dir", state])
+        #expect(failed.status == 65 && failed.standardError.contains("index in use is unchanged"), "\(failed.standardError)")
+        output = try ctl("where", "--at", "42.5078,1.5211")
+        #expect(output.status == 0 && output.standardOutput.contains("Andorra"), "\(output.standardOutput)")
+    }
+}
