@@ -39,7 +39,7 @@ public enum MapImport {
             case .notAnExtract(let path, let reason):
                 "\(path) is not an OpenStreetMap extract osmium can read (\(reason)); the index in use is unchanged"
             case .osmiumFailed(let path, let step, let reason):
-                "osmium \(step) failed on \(path) (\(reason)): is the file truncated? The index in use is unchanged"
+                "osmium \(step) could not read \(path) to its end (\(reason)); the index in use is unchanged"
             case .diskFull(let directory):
                 "the disk holding \(directory) is full; free some space and import again (the index in use is unchanged)"
             case .index(let error):
@@ -75,7 +75,7 @@ public enum MapImport {
         do throws(SQLiteError) {
             writer = try PlaceIndexWriter(path: building)
         } catch {
-            throw error.isDiskFull ? .diskFull(directory: stateDirectory) : .index(error)
+            throw error.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(error)
         }
         var read = 0
         var failure: SQLiteError?
@@ -93,7 +93,7 @@ public enum MapImport {
                 return false
             }
         }
-        if let failure { throw failure.isDiskFull ? .diskFull(directory: stateDirectory) : .index(failure) }
+        if let failure { throw failure.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(failure) }
         let status = export.wait()
         if let readError { throw .file("reading osmium's output: \(readError)") }
         guard status == 0 else {
@@ -103,7 +103,7 @@ public enum MapImport {
         do throws(SQLiteError) {
             try writer.finish(source: name, timestamp: timestamp)
         } catch {
-            throw error.isDiskFull ? .diskFull(directory: stateDirectory) : .index(error)
+            throw error.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(error)
         }
         let info = PlaceIndexInfo(
             source: name, timestamp: timestamp, places: writer.placeCount, addresses: writer.addressCount,
@@ -121,6 +121,21 @@ public enum MapImport {
             throw .file("cannot put the new index in place: \(Errno.current)")
         }
         return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes)
+    }
+
+    /// Whether a write to `path` failed for want of room: the file system nearly full, or the
+    /// file at the process's size limit (`LimitFSIZE=`, `ulimit -f`). SQLite reports the second
+    /// as an I/O error whose errno it has lost by the time the statement returns.
+    static func isOutOfRoom(_ path: String) -> Bool {
+        var status = stat()
+        var limit = rlimit()
+        if stat(path, &status) == 0, getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+            UInt64(status.st_size) + 65536 >= UInt64(limit.rlim_cur)
+        {
+            return true
+        }
+        var volume = statvfs()
+        return statvfs(path, &volume) == 0 && UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20
     }
 
     /// The extract's replication timestamp from its header (`osmium fileinfo`), or "unknown";
@@ -157,7 +172,7 @@ public enum MapImport {
         let status = child.wait()
         guard status == 0 else {
             let reason = firstLine(errors) ?? "exit status \(status)"
-            if reason.contains("No space left") { throw .diskFull(directory: directory) }
+            if reason.contains("No space left") || reason.contains("File too large") { throw .diskFull(directory: directory) }
             throw .osmiumFailed(path: extract, step: step, reason: reason)
         }
     }

@@ -1,4 +1,5 @@
 import CSQLite
+@preconcurrency import Glibc
 
 /// An SQLite database file, each C call wrapped once, errors as values naming the call and the
 /// file. Not for use from two threads at once: callers hold it behind their own lock.
@@ -22,7 +23,7 @@ public final class SQLiteDatabase {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw SQLiteError(code: code, message: message, context: "opening \(path)")
+            throw SQLiteError(code: code, message: message, context: "opening \(path)", systemErrno: handle.map(sqlite3_system_errno) ?? 0)
         }
         self.handle = handle
         self.path = path
@@ -37,7 +38,7 @@ public final class SQLiteDatabase {
         guard code == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw SQLiteError(code: code, message: message, context: "\(path): \(sql.prefix(60))")
+            throw SQLiteError(code: code, message: message, context: "\(path): \(sql.prefix(60))", systemErrno: sqlite3_system_errno(handle))
         }
     }
 
@@ -46,7 +47,9 @@ public final class SQLiteDatabase {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else {
-            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: "\(path): \(sql.prefix(60))")
+            throw SQLiteError(
+                code: code, message: String(cString: sqlite3_errmsg(handle)), context: "\(path): \(sql.prefix(60))",
+                systemErrno: sqlite3_system_errno(handle))
         }
         return Statement(statement, database: self)
     }
@@ -113,7 +116,9 @@ public final class SQLiteDatabase {
     }
 
     func error(_ code: Int32, _ context: String) -> SQLiteError {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: "\(path): \(context)")
+        SQLiteError(
+            code: code, message: String(cString: sqlite3_errmsg(handle)), context: "\(path): \(context)",
+            systemErrno: sqlite3_system_errno(handle))
     }
 
     /// The row id the last insert made.
@@ -126,8 +131,13 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var code: Int32
     public var message: String
     public var context: String
+    /// The errno behind an I/O error (`sqlite3_system_errno`), 0 when none.
+    public var systemErrno: Int32
 
-    public var description: String { "\(context): \(message)" }
-    /// Whether the disk (or a file size limit) was full.
-    public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL }
+    public var description: String {
+        "\(context): \(message)" + (systemErrno != 0 ? " (\(String(cString: strerror(systemErrno))))" : "")
+    }
+    /// Whether the disk, a quota or a file size limit was full: SQLite's "full", or an I/O
+    /// error whose errno says so (a file size limit is EFBIG, which SQLite reports as I/O).
+    public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || [ENOSPC, EFBIG, EDQUOT].contains(systemErrno) }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `waypointd map import` of what is not a good extract (issue 27): each gets a sentence naming
+/// the problem and its exit status, and the index in use (Andorra's, imported first) stays
+/// whole and in use.
+@Suite("Hostile imports leave the old index in use")
+struct HostileImportTests {
+    static let data = TestData.packageRoot.appendingPathComponent("Tests/PlaceIndexTests/Data")
+
+    /// A state directory holding Andorra's index, and a scratch file in it.
+    static func prepared() throws -> (waypointd: URL, state: String)? {
+        guard try ExternalTool.find("osmium", hint: "apt-get install osmium-tool") != nil,
+            let waypointd = try ExternalTool.built("waypointd")
+        else { return nil }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let first = try ExternalTool.run(waypointd, ["map", "import", data.appendingPathComponent("andorra.osm.pbf").path, "--state-dir", state])
+        try #require(first.status == 0, "\(first.standardError)")
+        return (waypointd, state)
+    }
+
+    /// The index still Andorra's, and nothing of the failed import left behind.
+    static func expectIntact(_ waypointd: URL, _ state: String) throws {
+        let info = try ExternalTool.run(waypointd, ["map", "info", "--state-dir", state])
+        #expect(info.status == 0 && info.standardOutput.contains("source           andorra.osm.pbf"), "\(info.standardOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state) == ["places.sqlite"])
+    }
+
+    @Test(
+        "not an extract, a truncated one, an empty file, a 10 MB name tag: exit 65 and the reason",
+        arguments: [
+            ("text", "is not an OpenStreetMap extract"), ("truncated", "could not read"), ("empty", "is not an OpenStreetMap extract"),
+            ("long-name", "overlong string"),
+        ])
+    func badFiles(kind: String, reason: String) throws {
+        guard let (waypointd, state) = try Self.prepared() else { return }
+        let file = state + "/../\(kind)-\(UUID().uuidString).osm.pbf"
+        switch kind {
+        case "text": try Data("<osm>not a pbf</osm>\n".utf8).write(to: URL(fileURLWithPath: file))
+        case "truncated":
+            let whole = try Data(contentsOf: Self.data.appendingPathComponent("monaco.osm.pbf"))
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file))
+        case "empty": try Data().write(to: URL(fileURLWithPath: file))
+        default:
+            // A node whose name is 10 MB, written by hand: libosmium will not write one.
+            let python = URL(fileURLWithPath: "/usr/bin/python3")
+            let made = try ExternalTool.run(python, [Self.data.appendingPathComponent("long_name_pbf.py").path, file])
+            try #require(made.status == 0, "\(made.standardError)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let output = try ExternalTool.run(waypointd, ["map", "import", file, "--state-dir", state])
+        #expect(output.status == 65, "\(output.standardError)")
+        #expect(output.standardError.contains(reason) && output.standardError.contains("the index in use is unchanged"), "\(output.standardError)")
+        #expect(output.standardError.split(separator: "\n").count == 1 && output.standardError.count < 400)
+        try Self.expectIntact(waypointd, state)
+    }
+
+    @Test("a full disk during the import (a file size limit, as LimitFSIZE= or a full card): exit 73, said so")
+    func diskFull() throws {
+        guard let (waypointd, state) = try Self.prepared(),
+            let prlimit = try ExternalTool.find("prlimit", hint: "util-linux")
+        else { return }
+        // Room for osmium's filtered extract (about 310 kB), not for the index (about 1.9 MB).
+        let output = try ExternalTool.run(
+            prlimit, ["--fsize=1000000", waypointd.path, "map", "import", Self.data.appendingPathComponent("monaco.osm.pbf").path, "--state-dir", state])
+        #expect(output.status == 73, "\(output.standardError)")
+        #expect(output.standardError.contains("is full"), "\(output.standardError)")
+        try Self.expectIntact(waypointd, state)
+    }
+
+    @Test("no osmium: exit 69, and how to get it")
+    func noOsmium() throws {
+        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let process = Process()
+        process.executableURL = waypointd
+        process.arguments = ["map", "import", Self.data.appendingPathComponent("monaco.osm.pbf").path, "--state-dir", "/tmp"]
+        process.environment = ["PATH": "/nonexistent"]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        #expect(String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("apt install osmium-tool"))
+    }
+}
