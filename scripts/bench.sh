@@ -39,6 +39,13 @@ else
     echo "# GeographicLib comparison skipped: needs g++ and libgeographiclib-dev (scripts/deps.sh --bench)"
 fi
 
+# The offline map: import, index size, search and where through the socket, memory.
+if command -v osmium >/dev/null 2>&1; then
+    python3 "$root/scripts/bench/places.py" "$bin"
+else
+    echo "# places skipped: needs osmium-tool (make deps installs it)"
+fi
+
 # The whole daemon, release build, guiding and idle, beside gpsd serving a recorded log.
 # What waking alone costs on this machine, for scale (a virtual machine's timer wake-ups are dear).
 floor=""

@@ -60,7 +60,7 @@ public enum MapImport {
         let errors = scratch + ".log"
         let building = scratch + ".sqlite"
         defer {
-            for path in [filtered, errors, building] { unlink(path) }
+            for path in [filtered, errors, building] { try? FileSystem.removeFile(path) }
         }
         let timestamp = try Self.timestamp(osmium, extract, errors: errors)
         try Self.osmium(osmium, ["tags-filter", "--overwrite", "-o", filtered, extract, "nwr/name", "nwr/addr:housenumber"] + PlaceKind.unnamedKeptTags,
@@ -109,16 +109,16 @@ public enum MapImport {
             source: name, timestamp: timestamp, places: writer.placeCount, addresses: writer.addressCount,
             streetSegments: writer.segmentCount)
         // Complete on disk before it takes the old one's name.
-        let descriptor = open(building, O_RDONLY | O_CLOEXEC)
-        if descriptor >= 0 {
-            let synced = fsync(descriptor)
-            close(descriptor)
-            if synced != 0 { throw Errno.current == .noSpace ? .diskFull(directory: stateDirectory) : .file("fsync \(building): \(Errno.current)") }
-        }
-        var status_ = stat()
-        let bytes = stat(building, &status_) == 0 ? Int(status_.st_size) : 0
-        guard rename(building, stateDirectory + "/" + fileName) == 0 else {
-            throw .file("cannot put the new index in place: \(Errno.current)")
+        let bytes: Int
+        do throws(Errno) {
+            let descriptor = try FileDescriptor.open(building, .readOnly)
+            defer { try? descriptor.close() }
+            try descriptor.sync()
+            bytes = try descriptor.size()
+            try FileSystem.rename(building, to: stateDirectory + "/" + fileName)
+        } catch {
+            if error == .noSpace || Self.isOutOfRoom(building) { throw .diskFull(directory: stateDirectory) }
+            throw .file("cannot put the new index in place in \(stateDirectory): \(error)")
         }
         return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes)
     }

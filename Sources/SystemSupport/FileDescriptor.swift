@@ -181,6 +181,15 @@ public struct FileDescriptor: Sendable, Hashable, CustomStringConvertible {
         return FileSystem.Kind(mode: status.st_mode)
     }
 
+    /// The file's size in bytes. Corresponds to `fstat(2)`'s `st_size`.
+    ///
+    /// - Throws: The `Errno` that `fstat` failed with.
+    public func size() throws(Errno) -> Int {
+        var status = stat()
+        _ = try checked(SystemCall.valueOrErrno { fstat(rawValue, &status) }).get()
+        return Int(status.st_size)
+    }
+
     /// Which file the descriptor refers to: its device and inode, from `fstat(2)`.
     ///
     /// - Throws: The `Errno` that `fstat` failed with.

@@ -5,7 +5,7 @@
 /// no one reads), standard input `/dev/null`. The only caller of `posix_spawn` outside tests.
 public final class SpawnedProcess {
     public let processID: pid_t
-    private let output: Int32
+    private let output: FileDescriptor
     private var exitStatus: Int32?
 
     /// Why a program could not be started.
@@ -37,11 +37,11 @@ public final class SpawnedProcess {
             throw StartError(program: program, errno: Errno(rawValue: result))
         }
         processID = pid
-        output = pipeEnds[0]
+        output = FileDescriptor(rawValue: pipeEnds[0])
     }
 
     deinit {
-        close(output)
+        try? output.close()
         if exitStatus == nil {
             kill(processID, SIGKILL)
             _ = wait()
@@ -57,12 +57,10 @@ public final class SpawnedProcess {
         var skipping = false
         var skipped = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                SystemCall.valueOrErrno { Glibc.read(output, raw.baseAddress, raw.count) }
-            }
+            let result = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try output.read(into: raw) } }
             let read: Int
-            switch count {
-            case .success(let value): read = value
+            switch result {
+            case .success(let count): read = count
             case .failure(let error): return (skipped, error)
             }
 

@@ -19,6 +19,16 @@ extension DaemonCommand {
             if case .completing(let text, let then) = self {
                 return try then.command(try PlaceText.completed(text, session: session)).run(in: session)
             }
+            if case .goSearch(let query) = self {
+                return try Self.goToResult(try Self.bestMatch(query, session), session: session)
+            }
+            if case .goResult(let number) = self {
+                let results = try SearchMemory.results().results
+                guard number >= 1, number <= results.count else {
+                    throw .input("the last search has \(results.count) result\(results.count == 1 ? "" : "s"), not \(number)", .dataError)
+                }
+                return try Self.goToResult(results[number - 1], session: session)
+            }
             return try run(in: session)
         } catch {
             Console.error("\(error)")
@@ -26,8 +36,33 @@ extension DaemonCommand {
         }
     }
 
+    /// The best match of a search near the fix, or why there is none.
+    private static func bestMatch(_ query: String, _ session: DaemonSession) throws(DaemonFailure) -> SearchReport.Result {
+        let received = try session.send(.search(query, latitude: nil, longitude: nil, limit: 1))
+        guard case .search(let report) = received.reply else {
+            throw .unexpectedReply(request: "search", reply: received.reply.className)
+        }
+        guard let best = report.results.first else {
+            throw .input("nothing found for '\(PlaceName.printable(query))'" + (report.map.map { " in \($0)" } ?? ""), .dataError)
+        }
+        return best
+    }
+
+    /// Guides to a search result, saying which it is; its name (or address) names the destination.
+    private static func goToResult(_ result: SearchReport.Result, session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
+        Console.output(
+            "chose: \(SearchSummary.label(result)), \(Presentation.distance(meters: result.distanceMeters)) "
+                + Presentation.bearing(degrees: result.bearingDegrees))
+        let name = PlaceName.cleaned(result.name ?? result.address ?? result.kind ?? "")
+        let location = Location(
+            coordinate: Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude), name: name,
+            source: .coordinates)
+        // A map's place is where the map says: no longitude-first question.
+        return try DaemonCommand.go(location, name: nil, force: true).run(in: session)
+    }
+
     /// The command on an open session.
-    private func run(in session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
+    func run(in session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
         // Whether there is anything to clear: "cleared" twice in a row would be untrue.
         let hadDestination = self == .clear ? try Self.status(session)?.destination != nil : true
         if case .placeMark(_, let seconds, _, _) = self {
@@ -54,6 +89,7 @@ extension DaemonCommand {
             throw .input("go: \(refusal)", .dataError)
         }
         let received = try session.send(try requestToSend())
+        if case .search(.search, _) = self, case .search = received.reply { SearchMemory.keep(received.line + [UInt8(ascii: "\n")]) }
         for line in try output(for: received, session: session, hadDestination: hadDestination) {
             Console.output(line)
         }

@@ -33,6 +33,10 @@ enum DaemonCommand: Equatable {
     case calibrateWaiting(timeoutSeconds: Double)
     /// `go NAME`, `go --place NAME`.
     case goPlace(String)
+    /// `go --search QUERY`: the best match of a search near the fix.
+    case goSearch(String)
+    /// `go --result N`: result N of the last `search`.
+    case goResult(Int)
     /// `route load FILE [--name NAME]`: read where it runs, then sent as `route` `load`.
     case routeLoad(path: String, name: String?)
     /// `route [show|next|previous|reverse|clear]`.
@@ -98,6 +102,9 @@ enum DaemonCommand: Equatable {
         case .calibrate(let action): .calibrate(action)
         case .calibrateWaiting: .calibrate(.start)
         case .goPlace(let name): .goPlace(name)
+        case .goSearch(let query): .search(query, latitude: nil, longitude: nil, limit: 1)
+        // Read from the last search's results when the command runs; this is the request then.
+        case .goResult: .go(latitude: 0, longitude: 0, name: nil)
         // The waypoints come from the file when the command runs.
         case .routeLoad: .route(.load(name: nil, waypoints: []))
         case .route(let action): .route(action)

@@ -6,12 +6,16 @@ enum SearchSummary {
     static func lines(for report: SearchReport) -> [String] {
         guard !report.results.isEmpty else { return ["nothing found" + (report.map.map { " in \($0)" } ?? "")] }
         return report.results.enumerated().map { index, result in
-            // Named: "L'Epi d'Or (bakery), Rue …"; unnamed: "bakery, Rue …" (what it is, then where).
-            var line = "\(index + 1). \(result.name ?? result.kind ?? "unnamed place")"
-            if let kind = result.kind, result.name != nil { line += " (\(kind))" }
-            if let address = result.address { line += ", \(address)" }
-            return line + ": \(Presentation.distance(meters: result.distanceMeters)) \(direction(result.bearingDegrees))"
+            "\(index + 1). \(label(result)): \(Presentation.distance(meters: result.distanceMeters)) \(direction(result.bearingDegrees))"
         }
+    }
+
+    /// Named: `L'Epi d'Or (bakery), Rue …`; unnamed: `bakery, Rue …` (what it is, then where).
+    static func label(_ result: SearchReport.Result) -> String {
+        var label = result.name ?? result.kind ?? "unnamed place"
+        if let kind = result.kind, result.name != nil { label += " (\(kind))" }
+        if let address = result.address { label += ", \(address)" }
+        return label
     }
 
     /// `address: …`, `street: …`, `town: …`, `distance: …` lines.

@@ -45,6 +45,19 @@ struct PlaceSearchEndToEndTests {
         #expect(output.standardOutput.split(separator: "\n").count == 3, "\(output.standardOutput)")
         #expect(output.standardOutput.hasPrefix("1. "), "\(output.standardOutput)")
 
+        // go --result N: result N of the last search, by its name.
+        output = try ctl("search", "pharmacie", "--near", Self.monaco, "--limit", "3")
+        let second = try #require(output.standardOutput.split(separator: "\n").dropFirst().first, "\(output.standardOutput)")
+        output = try ctl("go", "--result", "2")
+        #expect(output.status == 0, "\(output.standardError)")
+        let chosen = try #require(daemon.client().request(#"{"cmd":"status"}"#)?.object("destination")?["name"] as? String)
+        #expect(second.hasPrefix("2. \(chosen) ("), "\(second) / \(chosen)")
+        #expect(try ctl("go", "--result", "9").status == 65)
+        // go --search: the best match near the fix (in Paris: the map's nearest to it), named.
+        _ = try await daemon.waitForStatus(try daemon.client(), seconds: 10) { $0.object("fix")?["lat"] is Double }
+        output = try ctl("go", "--search", "Pharmacie Azurea")
+        #expect(output.status == 0 && output.standardOutput.hasPrefix("chose: Pharmacie Azurea (pharmacy)"), "\(output.standardOutput)")
+
         output = try ctl("where", "--at", Self.monaco)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("town: Monaco"), "\(output.standardOutput)")

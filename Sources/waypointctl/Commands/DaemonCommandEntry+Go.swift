@@ -11,12 +11,14 @@ extension DaemonCommandEntry {
               go PLACE [--name NAME]       guide to a place: coordinates, a map link, a plus code
               go --recent N                guide to recent destination N
               go NAME                      guide to a named place (or a recent one of that name)
+              go --search QUERY | --result N   guide to a map search's best match, or result N
             """,
         help: """
             usage: waypointctl go LAT LON [--name NAME] [--force]
                    waypointctl go PLACE [--name NAME] [--near COORDINATE] [--force]
                    waypointctl go --recent N
                    waypointctl go NAME | go --place NAME
+                   waypointctl go --search QUERY | go --result N
 
             Guide to a destination. The daemon confirms with the accepted pattern and from then
             on pulses the motor while the wearer faces the destination. PLACE is any form under
@@ -40,16 +42,39 @@ extension DaemonCommandEntry {
                            case, else the recent destination of that name; a near miss gets a
                            suggestion. A bare NAME (one that no coordinate reading explains) does
                            the same: waypointctl go bakery
+            --search QUERY guide to the best match of 'waypointctl search QUERY' near the fix,
+                           saying which it chose and how far; its name names the destination
+            --result N     guide to result N of the last 'waypointctl search' (kept for this user)
             Guiding somewhere drops a route being followed.
             \(DaemonCommandEntry.socketOption)
             """,
-        valueOptions: ["--name", "--recent", "--place", "--near"], flagOptions: ["--force"],
+        valueOptions: ["--name", "--recent", "--place", "--near", "--search", "--result"], flagOptions: ["--force"],
         parse: { arguments, now throws(UsageError) in
             try parseGo(arguments)
         })
 
     private static func parseGo(_ arguments: Arguments) throws(UsageError) -> DaemonCommand {
         let name = "go"
+        let search = arguments.value("--search")
+        let result = arguments.value("--result")
+        if search != nil || result != nil {
+            guard arguments.positionals.isEmpty, search == nil || result == nil, arguments.value("--name") == nil,
+                arguments.value("--recent") == nil, arguments.value("--place") == nil, arguments.value("--near") == nil,
+                !arguments.has("--force")
+            else {
+                throw UsageError("--search QUERY and --result N go alone (one of them, and nothing else)", command: name)
+            }
+            if let search {
+                guard !search.isEmpty, search.count <= ControlRequest.maximumQueryCharacters else {
+                    throw UsageError("--search needs 1 to \(ControlRequest.maximumQueryCharacters) characters", command: name)
+                }
+                return .goSearch(search)
+            }
+            guard let number = result.flatMap(Int.init), (1...ControlRequest.maximumSearchResults).contains(number) else {
+                throw UsageError("--result '\(result ?? "")' is not a number from 1 to \(ControlRequest.maximumSearchResults)", command: name)
+            }
+            return .goResult(number)
+        }
         if let place = arguments.value("--place") {
             guard arguments.positionals.isEmpty, arguments.value("--name") == nil, arguments.value("--recent") == nil,
                 !arguments.has("--force"), arguments.value("--near") == nil
