@@ -29,9 +29,6 @@ public struct SearchReport: Sendable, Hashable {
             self.distanceMeters = distanceMeters
             self.bearingDegrees = bearingDegrees
         }
-
-        /// What to call it: the name, else the address, else the kind.
-        public var label: String { name ?? address ?? kind ?? "unnamed place" }
     }
 
     public var results: [Result]

@@ -14,7 +14,4 @@ public struct SearchResult: Sendable, Equatable {
     public var bearingDegrees: Double
     /// How well it matched, higher first (for tests and ordering; not shown).
     public var score: Double
-
-    /// The name, else the address: what to call it.
-    public var label: String { name ?? address ?? kind ?? "unnamed place" }
 }

@@ -43,13 +43,7 @@ final class FakeDaemon: Sendable {
         path = directory + "/control.sock"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-            raw[pathBytes.count] = 0
-        }
+        var address = Self.address(path)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -80,6 +74,16 @@ final class FakeDaemon: Sendable {
     func waitUntilFinished() {
         guard finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut else { return }
         let poke = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.address(path)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(poke, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(poke)
+        _ = finished.wait(timeout: .now() + .seconds(Int(Self.waitSeconds) + 5))
+    }
+
+    /// The socket address of `path`.
+    private static func address(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
@@ -87,11 +91,7 @@ final class FakeDaemon: Sendable {
             raw.copyBytes(from: pathBytes)
             raw[pathBytes.count] = 0
         }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(poke, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        close(poke)
-        _ = finished.wait(timeout: .now() + .seconds(Int(Self.waitSeconds) + 5))
+        return address
     }
 
     private static func serve(
