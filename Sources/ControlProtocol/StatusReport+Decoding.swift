@@ -21,6 +21,7 @@ extension StatusReport: Decodable {
             imu: try container.decodeIfPresent(IMU.self, forKey: .imu),
             problems: try container.decodeIfPresent([String].self, forKey: .problems) ?? [],
             route: try container.decodeIfPresent(RouteReport.self, forKey: .route))
+        map = try container.decodeIfPresent(Map.self, forKey: .map)
     }
 }
 

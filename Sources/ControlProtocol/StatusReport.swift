@@ -162,6 +162,8 @@ public struct StatusReport: Sendable, Hashable {
     public var isMuted: Bool?
     /// `imu`: the chips in use and their error counts, or null while no IMU can be read.
     public var imu: IMU?
+    /// `map`: the offline map loaded for search and where, or null without one.
+    public var map: Map?
     /// `problems`: what went wrong that the wearer's helper should know, one sentence each,
     /// e.g. a state file found corrupt at start and set aside; empty when nothing did.
     public var problems: [String]
@@ -192,7 +194,7 @@ public struct StatusReport: Sendable, Hashable {
 extension StatusReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
-        case calibration, muted, imu, problems, route
+        case calibration, muted, imu, problems, route, map
     }
 
     /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
@@ -211,7 +213,22 @@ extension StatusReport: Encodable {
         try container.encode(calibration, forKey: .calibration)
         try container.encode(isMuted, forKey: .muted)
         try container.encode(imu, forKey: .imu)
+        try container.encode(map, forKey: .map)
         try container.encode(problems, forKey: .problems)
+    }
+}
+
+extension StatusReport {
+    /// `{"source":"monaco.osm.pbf","timestamp":"2016-03-05T00:26:02Z"}`: the extract the place
+    /// index was built from, and its OSM date.
+    public struct Map: Sendable, Hashable, Codable {
+        public var source: String
+        public var timestamp: String
+
+        public init(source: String, timestamp: String) {
+            self.source = source
+            self.timestamp = timestamp
+        }
     }
 }
 

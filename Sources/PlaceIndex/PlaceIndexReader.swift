@@ -42,15 +42,34 @@ public final class PlaceIndexReader: @unchecked Sendable {
         guard version == PlaceIndexSchema.version else {
             throw .otherVersion(path: path, found: version, expected: PlaceIndexSchema.version)
         }
-        info = PlaceIndexInfo(
-            source: meta[PlaceIndexSchema.Key.source] ?? "unknown", timestamp: meta[PlaceIndexSchema.Key.timestamp] ?? "unknown",
-            places: Int(meta[PlaceIndexSchema.Key.places] ?? "") ?? 0, addresses: Int(meta[PlaceIndexSchema.Key.addresses] ?? "") ?? 0,
-            streetSegments: Int(meta[PlaceIndexSchema.Key.streets] ?? "") ?? 0)
+        info = Self.info(meta)
         do throws(SQLiteError) {
             vocabulary = try Self.vocabulary(database)
         } catch {
             throw .unreadable(path: path, error)
         }
+    }
+
+    /// What the index at `path` holds, read from its `meta` table alone (no word list loaded):
+    /// cheap enough for every STATUS.
+    public static func info(path: String) throws(PlaceIndexError) -> PlaceIndexInfo {
+        let meta: [String: String]
+        do throws(SQLiteError) {
+            meta = try Self.meta(try SQLiteDatabase(path: path, mode: .readOnly))
+        } catch {
+            throw .unreadable(path: path, error)
+        }
+        guard meta[PlaceIndexSchema.Key.version].flatMap(Int.init) == PlaceIndexSchema.version else {
+            throw .notAnIndex(path: path)
+        }
+        return Self.info(meta)
+    }
+
+    private static func info(_ meta: [String: String]) -> PlaceIndexInfo {
+        PlaceIndexInfo(
+            source: meta[PlaceIndexSchema.Key.source] ?? "unknown", timestamp: meta[PlaceIndexSchema.Key.timestamp] ?? "unknown",
+            places: Int(meta[PlaceIndexSchema.Key.places] ?? "") ?? 0, addresses: Int(meta[PlaceIndexSchema.Key.addresses] ?? "") ?? 0,
+            streetSegments: Int(meta[PlaceIndexSchema.Key.streets] ?? "") ?? 0)
     }
 
     private static func meta(_ database: SQLiteDatabase) throws(SQLiteError) -> [String: String] {

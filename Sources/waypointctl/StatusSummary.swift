@@ -48,6 +48,7 @@ enum StatusSummary {
         }
         lines.append("calibration: \(status.calibration ?? "unknown")")
         lines.append("muted: \(status.isMuted.map { $0 ? "yes" : "no" } ?? "unknown")")
+        if let map = status.map { lines.append("map: \(map.source), OpenStreetMap data of \(map.timestamp.prefix(10))") }
         // Last, one a line, so that "everything is fine" is the absence of these lines.
         for problem in status.problems { lines.append("problem: \(problem)") }
         return lines

@@ -23,7 +23,8 @@ struct PlaceSearchEndToEndTests {
             try ExternalTool.run(waypointctl, ["--socket", daemon.socket] + words)
         }
 
-        // No map yet: said, with what to do.
+        // No map yet: said, with what to do; STATUS has none.
+        #expect(try daemon.client().request(#"{"cmd":"status"}"#)?["map"] is NSNull)
         var output = try ctl("search", "bakery", "--near", Self.monaco)
         #expect(output.status == 1)
         #expect(output.standardError.contains("waypointd map import"), "\(output.standardError)")
@@ -32,6 +33,11 @@ struct PlaceSearchEndToEndTests {
             waypointd, ["map", "import", Self.extracts.appendingPathComponent("monaco.osm.pbf").path, "--state-dir", state])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardOutput.contains("source           monaco.osm.pbf"), "\(imported.standardOutput)")
+
+        // STATUS names the map: the JSON and the summary.
+        let map = try #require(daemon.client().request(#"{"cmd":"status"}"#)?.object("map"), "no map in STATUS")
+        #expect(map["source"] as? String == "monaco.osm.pbf" && map["timestamp"] as? String == "2016-03-05T00:26:02Z", "\(map)")
+        #expect(try ctl("status").standardOutput.contains("map: monaco.osm.pbf, OpenStreetMap data of 2016-03-05\n"))
 
         output = try ctl("search", "pharmacie azurea", "--near", Self.monaco, "--json")
         #expect(output.status == 0, "\(output.standardError)")

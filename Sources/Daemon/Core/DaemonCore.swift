@@ -279,7 +279,15 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         // request's saves (a watch asks up to ten times a second).
         // An export page or `back` read both trail files (megabytes): give that back after.
         defer { if DaemonState.readsTrail(request) { HeapPolicy.releaseFreeMemory() } }
-        guard !DaemonState.isQuestion(request) else { return transition(request).reply }
+        guard !DaemonState.isQuestion(request) else {
+            let reply = transition(request).reply
+            // STATUS names the map loaded, which the state does not hold.
+            if case .status(var report) = reply, let places {
+                report.map = places.map()
+                return .status(report)
+            }
+            return reply
+        }
         return requests.withLock { _ in
             let (outcome, snapshot, reply) = transition(request)
             if let failure = perform(outcome.effects, done: outcome.done, persistent: snapshot.persistent) {

@@ -19,13 +19,10 @@ public final class PlaceLookup: Sendable {
 
     /// The reader for the file as it is now, or why there is none.
     func reader() -> Result<PlaceIndexReader, ControlError> {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard let (inode, modified) = stamp() else {
             opened.withLock { $0 = nil }
             return .failure(ControlError(.notFound, "no map is loaded; import one: waypointd map import FILE.osm.pbf"))
         }
-        let inode = UInt64(status.st_ino)
-        let modified = Int(status.st_mtim.tv_sec)
         return opened.withLock { current in
             if let current, current.inode == inode, current.modified == modified { return .success(current.reader) }
             do throws(PlaceIndexError) {
@@ -39,10 +36,28 @@ public final class PlaceLookup: Sendable {
         }
     }
 
-    /// What is loaded, for STATUS: the extract's name and date; nil without a map.
-    public var loaded: PlaceIndexInfo? {
-        if case .success(let reader) = reader() { return reader.info }
-        return nil
+    /// The file's inode and modification time, when it exists.
+    private func stamp() -> (inode: UInt64, modified: Int)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_ino), Int(status.st_mtim.tv_sec))
+    }
+
+    /// The map's source and date for the last file seen, by its stamp.
+    private let shown = Mutex<(inode: UInt64, modified: Int, map: StatusReport.Map?)?>(nil)
+
+    /// What is loaded, for STATUS: the extract's name and date; nil without a map. One stat a
+    /// call; the index's `meta` read again only when an import has replaced the file (the word
+    /// list is not loaded for this: a daemon nobody searches keeps its memory).
+    public func map() -> StatusReport.Map? {
+        guard let stamp = stamp() else { return nil }
+        return shown.withLock { shown in
+            if let shown, shown.inode == stamp.inode, shown.modified == stamp.modified { return shown.map }
+            let info = try? PlaceIndexReader.info(path: path)
+            let map = info.map { StatusReport.Map(source: $0.source, timestamp: $0.timestamp) }
+            shown = (stamp.inode, stamp.modified, map)
+            return map
+        }
     }
 
     /// The reply to `search`.
