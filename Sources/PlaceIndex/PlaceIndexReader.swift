@@ -34,8 +34,8 @@ public final class PlaceIndexReader: @unchecked Sendable {
             database = try SQLiteDatabase(path: path, mode: .readOnly)
             meta = try Self.meta(database)
         } catch {
-            // A file with no meta table is a file of something else.
-            if error.message.hasPrefix("no such table") { throw .notAnIndex(path: path) }
+            // No meta table, or no SQLite file at all (SQLITE_NOTADB): a file of something else.
+            if error.message.hasPrefix("no such table") || error.code == 26 { throw .notAnIndex(path: path) }
             throw .unreadable(path: path, error)
         }
         guard let version = meta[PlaceIndexSchema.Key.version].flatMap(Int.init) else { throw .notAnIndex(path: path) }

@@ -24,6 +24,21 @@ public struct MapFeature: Sendable, Equatable {
             && a.line.map(\.longitude) == b.line.map(\.longitude)
     }
 
+    /// A named place at a point, for tests and tools.
+    public init(
+        name: String, kind: String? = nil, street: String? = nil, housenumber: String? = nil, city: String? = nil,
+        latitude: Double, longitude: Double
+    ) {
+        names = [name]
+        self.kind = kind
+        self.street = street
+        self.housenumber = housenumber
+        self.city = city
+        self.latitude = latitude
+        self.longitude = longitude
+        line = []
+    }
+
     /// Names and address values longer than this are cut (a 10 MB name tag must not make a
     /// 10 MB row): no real place name comes near it.
     public static let maximumTextCharacters = 200

@@ -1,0 +1,48 @@
+import Foundation
+import Geodesy
+import PlaceIndex
+import Places
+import Testing
+
+/// An index of another schema, or a file that is no index, is refused with what to do, never
+/// misread (issue 27).
+@Suite("Place index versions")
+struct IndexVersionTests {
+    static func scratch() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("places.sqlite").path
+    }
+
+    @Test("an index written by this release reads; one of schema 2 (a later release) is refused; a file of something else is no index")
+    func versions() throws {
+        let path = try Self.scratch()
+        let writer = try PlaceIndexWriter(path: path)
+        try writer.add(MapFeature(name: "Café de Paris", kind: "cafe", latitude: 43.7393, longitude: 7.4275))
+        try writer.finish(source: "test.osm.pbf", timestamp: "2026-01-01T00:00:00Z")
+        let reader = try PlaceIndexReader(path: path)
+        #expect(reader.info.places == 1 && reader.info.source == "test.osm.pbf")
+        let near = try reader.search("cafe de paris", near: Coordinate(uncheckedLatitudeDegrees: 43.74, longitudeDegrees: 7.43))
+        #expect(near.first?.name == "Café de Paris")
+
+        try SQLiteDatabase(path: path, mode: .create).execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+        #expect {
+            try PlaceIndexReader(path: path)
+        } throws: { error in
+            guard case .otherVersion(_, let found, let expected)? = error as? PlaceIndexError else { return false }
+            return found == 2 && expected == PlaceIndexSchema.version && "\(error)".contains("import the extract again")
+        }
+
+        let other = try Self.scratch()
+        try SQLiteDatabase(path: other, mode: .create).execute("CREATE TABLE notes(text TEXT)")
+        #expect(throws: PlaceIndexError.self) { try PlaceIndexReader(path: other) }
+        let text = try Self.scratch()
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        #expect {
+            try PlaceIndexReader(path: text)
+        } throws: { error in
+            guard case .notAnIndex? = error as? PlaceIndexError else { return false }
+            return "\(error)".contains("waypointd map import")
+        }
+    }
+}
