@@ -5,10 +5,13 @@ import SystemSupport
 @preconcurrency import Glibc
 
 /// `waypointd map import`: builds the place index from an OpenStreetMap extract with
-/// Debian's `osmium` (only the objects with a name, an address or a kind people ask for by
-/// category are kept: `tags-filter`, then
-/// `export -f geojsonseq`, streamed), written beside the old index and renamed over it, so
-/// that the old one stays whole and in use until the new one is complete.
+/// Debian's `osmium` (`export -f geojsonseq`, streamed; only the objects with a name, an
+/// address or a kind people ask for by category are kept), written beside the old index and
+/// renamed over it, so that the old one stays whole and in use until the new one is complete.
+///
+/// Not `osmium tags-filter` first: on Monaco's 1.7 MB extract it took 592 MB (its set of
+/// referenced ids), more than a Pi Zero 2 W has; `export` with a sparse location index takes
+/// 30 MB, and the lines we do not keep are skipped before they are parsed (``mayKeep(_:)``).
 public enum MapImport {
     /// The index's file name in the state directory.
     public static let fileName = "places.sqlite"
@@ -56,18 +59,16 @@ public enum MapImport {
         guard let osmium = SpawnedProcess.find("osmium") else { throw .osmiumMissing }
         guard access(extract, R_OK) == 0 else { throw .file("cannot read \(extract): \(Errno.current)") }
         let scratch = stateDirectory + "/.import-\(getpid())"
-        let filtered = scratch + ".osm.pbf"
         let errors = scratch + ".log"
         let building = scratch + ".sqlite"
         defer {
-            for path in [filtered, errors, building] { try? FileSystem.removeFile(path) }
+            for path in [errors, building] { try? FileSystem.removeFile(path) }
         }
         let timestamp = try Self.timestamp(osmium, extract, errors: errors)
-        try Self.osmium(osmium, ["tags-filter", "--overwrite", "-o", filtered, extract, "nwr/name", "nwr/addr:housenumber"] + PlaceKind.unnamedKeptTags,
-            step: "tags-filter", extract: extract, errors: errors, directory: stateDirectory)
         let export: SpawnedProcess
         do throws(SpawnedProcess.StartError) {
-            export = try SpawnedProcess(osmium, ["export", "-f", "geojsonseq", "-o", "-", filtered], standardErrorPath: errors)
+            export = try SpawnedProcess(
+                osmium, ["export", "-f", "geojsonseq", "-i", "sparse_mem_array", "-o", "-", extract], standardErrorPath: errors)
         } catch {
             throw .file("\(error)")
         }
@@ -84,7 +85,7 @@ public enum MapImport {
             let json = line.first == 0x1E ? line.dropFirst() : line
             read += 1
             if read % 5000 == 0 { progress(read) }
-            guard let value = try? JSONParser.parse(json), let feature = MapFeature(geoJSON: value) else { return true }
+            guard Self.mayKeep(json), let value = try? JSONParser.parse(json), let feature = MapFeature(geoJSON: value) else { return true }
             do throws(SQLiteError) {
                 try writer.add(feature)
                 return true
@@ -158,23 +159,39 @@ public enum MapImport {
         return value.isEmpty ? "unknown" : value
     }
 
-    /// Runs osmium to its end.
-    private static func osmium(_ osmium: String, _ arguments: [String], step: String, extract: String, errors: String, directory: String)
-        throws(Failure)
-    {
-        let child: SpawnedProcess
-        do throws(SpawnedProcess.StartError) {
-            child = try SpawnedProcess(osmium, arguments, standardErrorPath: errors)
-        } catch {
-            throw .file("\(error)")
-        }
-        _ = child.forEachLine(maximumLineBytes: 4096) { _ in true }
-        let status = child.wait()
-        guard status == 0 else {
-            let reason = firstLine(errors) ?? "exit status \(status)"
-            if reason.contains("No space left") || reason.contains("File too large") { throw .diskFull(directory: directory) }
-            throw .osmiumFailed(path: extract, step: step, reason: reason)
-        }
+    /// Keys of which a feature must have one to be kept (``MapFeature``): a line holding none
+    /// of them is skipped without being parsed. A quoted key can only be a key or a value: a
+    /// false "maybe" costs a parse, never a lost place.
+    static let keptKeys: [[UInt8]] = [
+        "\"name", "\"addr:housenumber\"", "\"addr:street\"", "\"amenity\"", "\"shop\"", "\"tourism\"", "\"leisure\"",
+        "\"highway\":\"bus_stop\"", "\"place\"", "\"alt_name\"", "\"official_name\"",
+    ].map { Array($0.utf8) }
+
+    /// Whether a GeoJSON line may hold a feature the index keeps: one pass over the line, each
+    /// quote compared with the keys (a big area's line is coordinates, which hold no quote).
+    static func mayKeep(_ line: ArraySlice<UInt8>) -> Bool {
+        // Plain loops: this runs over every byte of every line (tens of megabytes), in debug
+        // builds too, where generic algorithms cost a metadata look-up a call.
+        line.withContiguousStorageIfAvailable { bytes in
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                if bytes[index] == UInt8(ascii: "\"") {
+                    var keyIndex = 0
+                    while keyIndex < keptKeys.count {
+                        let key = keptKeys[keyIndex]
+                        if index + key.count <= count {
+                            var offset = 1
+                            while offset < key.count, bytes[index + offset] == key[offset] { offset += 1 }
+                            if offset == key.count { return true }
+                        }
+                        keyIndex += 1
+                    }
+                }
+                index += 1
+            }
+            return false
+        } ?? true
     }
 
     /// The first line osmium wrote on its standard error, at most 200 bytes.

@@ -55,15 +55,6 @@ public enum PlaceKind {
 }
 
 extension PlaceKind {
-    /// What `osmium tags-filter` keeps beside named and addressed objects: the kinds asked for
-    /// by category that are often unnamed (a toilet, a bus stop, a car park, a bench).
-    public static let unnamedKeptTags = [
-        "nwr/amenity=toilets,atm,parking,bicycle_parking,drinking_water,bench,post_box,fuel,pharmacy,cafe,restaurant,bank,"
-            + "fast_food,bar,pub,school,place_of_worship,post_office,police,hospital,library,taxi,ice_cream",
-        "nwr/shop=bakery,supermarket,convenience", "nwr/highway=bus_stop", "nwr/tourism=hotel,museum",
-        "nwr/leisure=playground,park",
-    ]
-
     /// Whether a kind is one a category query asks for: kept even without a name.
     public static func isAskedFor(_ kind: String) -> Bool { askedKinds.contains(kind) }
 

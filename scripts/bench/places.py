@@ -89,15 +89,17 @@ def main():
             rows.append((f"places.index.{name}.size", index_bytes // 1024, f"kB (extract {os.path.getsize(extract) // 1024} kB)"))
 
             sock = os.path.join(state, "control.sock")
-            daemon = subprocess.Popen([waypointd, "--simulate", "--state-dir", state, "--socket", sock,
-                                       "--sysfs-root", os.path.join(state, "sysfs")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            log = open(os.path.join(state, "daemon.log"), "w")
+            daemon = subprocess.Popen([waypointd, "--simulate", "--state-dir", state, "--socket", sock],
+                                      stdout=log, stderr=log)
             try:
-                os.makedirs(os.path.join(state, "sysfs"), exist_ok=True)
-                for _ in range(100):
-                    if os.path.exists(sock):
+                for _ in range(200):
+                    if os.path.exists(sock) or daemon.poll() is not None:
                         break
                     time.sleep(0.05)
+                if not os.path.exists(sock):
+                    print(f"# places: the daemon did not start: {open(os.path.join(state, 'daemon.log')).read()[-500:]}")
+                    continue
                 client = Client(sock)
                 client.ask({"cmd": "status"})
                 time.sleep(1)
