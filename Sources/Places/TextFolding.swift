@@ -31,6 +31,23 @@ public enum TextFolding {
         for scalar in text.unicodeScalars {
             // Catalan's punt volat joins a word (`Col·legi` is `collegi`); it breaks none.
             if scalar == "\u{B7}" || scalar == "\u{2027}" { continue }
+            // ASCII, most of any map's text, answered without Unicode's tables or a String per
+            // letter (this runs over every name of an import).
+            if scalar.isASCII {
+                let value = UInt8(scalar.value)
+                switch value {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    word.unicodeScalars.append(scalar)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    word.unicodeScalars.append(Unicode.Scalar(value | 0x20))
+                default:
+                    if !word.isEmpty {
+                        words.append(word)
+                        word = ""
+                    }
+                }
+                continue
+            }
             if scalar.value >= 0xC0, scalar.value < 0x250 {
                 let base = latinBases[Int(scalar.value) - 0xC0]
                 if !base.isEmpty {
