@@ -37,9 +37,7 @@ public enum PlaceName {
         var pendingSpace = false
         var count = 0
         for scalar in text.unicodeScalars {
-            // ASCII answered at once: the Unicode property look-up is the dear part.
-            let isWhitespace = scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
-            if isUnprintable(scalar) || isWhitespace {
+            if isUnprintable(scalar) || isSpace(scalar) {
                 pendingSpace = !result.isEmpty
                 continue
             }
@@ -59,6 +57,12 @@ public enum PlaceName {
             while let last = result.unicodeScalars.last, last.properties.isWhitespace { result.unicodeScalars.removeLast() }
         }
         return result
+    }
+
+    /// Whether `scalar` is white space; ASCII answered at once (the Unicode property look-up is
+    /// the dear part, and shared text is mostly ASCII).
+    public static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
     }
 
     /// Whether `scalar` must never reach a terminal raw: a C0 or C1 control, DEL, or a

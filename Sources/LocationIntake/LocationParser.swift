@@ -1,3 +1,4 @@
+import ControlProtocol
 import Geodesy
 
 /// Reads a location from what people type and phones share: coordinates in any form
@@ -67,7 +68,7 @@ public enum LocationParser {
         var word = ""
         var unexplained = false
         for scalar in text.unicodeScalars {
-            if isSpace(scalar) || scalar == "," || scalar == ";" {
+            if PlaceName.isSpace(scalar) || scalar == "," || scalar == ";" {
                 if unexplained, !spelledNumbers.contains(word.lowercased()) { return true }
                 word = ""
                 unexplained = false
@@ -106,9 +107,7 @@ public enum LocationParser {
         func mayBeSpace(_ byte: UInt8) -> Bool {
             byte < 0x80 ? byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) : (0xC2...0xE3).contains(byte)
         }
-        func isSpace(at index: String.Index) -> Bool {
-            mayBeSpace(utf8[index]) && (utf8[index] < 0x80 || scalars[index].properties.isWhitespace)
-        }
+        func isSpace(at index: String.Index) -> Bool { mayBeSpace(utf8[index]) && PlaceName.isSpace(scalars[index]) }
         /// The first separator at or after `from`, or the end.
         func nextSpace(from: String.Index) -> String.Index {
             var index = from
@@ -146,10 +145,6 @@ public enum LocationParser {
         return found
     }
 
-    /// Whether a scalar separates words: ASCII whitespace at once, any other by its property.
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
-    }
 
     /// `word` without the punctuation a sentence may put after it (`.`, `,`, `;`, `!`, `?`,
     /// quotes, and a closing bracket that opened before it).
@@ -204,21 +199,22 @@ public enum LocationParser {
             }
             uri = String(text[..<mark])
         }
-        // geo:LAT,LON, plain, as apps write it: without the general parser.
+        let path: GeoURI
         if let point = LinkEvidence.decimalPair(Substring(uri).dropFirst(4)) {
-            let isPlaceholder = point.latitudeDegrees == 0 && point.longitudeDegrees == 0
-            if !(isPlaceholder && text.contains("?")) { evidence.add(point, as: evidence.hasPlace ? .centre : .pin) }
-            return evidence
+            // geo:LAT,LON, plain, as apps write it: without the general parser.
+            path = GeoURI(coordinate: point)
+        } else {
+            do throws(CoordinateParseError) {
+                path = try GeoURI(parsing: uri)
+            } catch {
+                if !evidence.hasPlace { evidence.fail(.coordinate(error)) }
+                return evidence
+            }
         }
-        do throws(CoordinateParseError) {
-            let parsed = try GeoURI(parsing: uri)
-            evidence.uncertaintyMeters = parsed.uncertaintyMeters
-            // `geo:0,0` is Android's placeholder beside a query, not a place in the ocean.
-            let isPlaceholder = parsed.coordinate.latitudeDegrees == 0 && parsed.coordinate.longitudeDegrees == 0
-            if !(isPlaceholder && text.contains("?")) { evidence.add(parsed.coordinate, as: evidence.hasPlace ? .centre : .pin) }
-        } catch {
-            if !evidence.hasPlace { evidence.fail(.coordinate(error)) }
-        }
+        evidence.uncertaintyMeters = path.uncertaintyMeters
+        // `geo:0,0` is Android's placeholder beside a query, not a place in the ocean.
+        let isPlaceholder = path.coordinate.latitudeDegrees == 0 && path.coordinate.longitudeDegrees == 0
+        if !(isPlaceholder && text.contains("?")) { evidence.add(path.coordinate, as: evidence.hasPlace ? .centre : .pin) }
         return evidence
     }
 

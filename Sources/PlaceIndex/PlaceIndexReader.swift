@@ -156,11 +156,8 @@ public final class PlaceIndexReader: @unchecked Sendable {
 
     /// Places whose names hold every word (the last as a prefix, any with its allowed typos).
     private func names(_ words: [String], near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
-        var typoCounts: [String: [UInt8]] = [:]
         let match = "names : (" + words.enumerated().map { index, word in
-            let near = typos(word)
-            for term in near { typoCounts[String(decoding: term, as: UTF8.self)] = Array(word.utf8) }
-            return Self.alternatives(word, prefix: index == words.count - 1, typos: near)
+            Self.alternatives(word, prefix: index == words.count - 1, typos: typos(word))
         }.joined(separator: " AND ") + ")"
         let typed = words.joined(separator: " ")
         return try matches(match, near: reference).map { candidate in

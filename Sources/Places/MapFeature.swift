@@ -58,8 +58,9 @@ public struct MapFeature: Sendable, Equatable {
         var names: [String] = []
         for key in ["name"] + Self.otherNameKeys + tags.keys.filter({ $0.hasPrefix("name:") }).sorted() {
             guard let value = tags[key] else { continue }
-            // `alt_name` may hold several, `;`-separated.
-            for name in value.split(separator: ";").map({ String($0).trimmed }) where !name.isEmpty && !names.contains(name) {
+            // `alt_name` may hold several, `;`-separated; each made a name by the place-name rule,
+            // since a result's name becomes a destination's.
+            for name in value.split(separator: ";").compactMap({ PlaceName.cleaned(String($0)) }) where !names.contains(name) {
                 names.append(name)
             }
         }
@@ -108,16 +109,5 @@ public struct MapFeature: Sendable, Equatable {
 
     private static func cut(_ text: String) -> String {
         text.count <= maximumTextCharacters ? text : String(text.prefix(maximumTextCharacters))
-    }
-}
-
-extension String {
-    /// Without spaces at either end.
-    var trimmed: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }

@@ -222,10 +222,8 @@ extension DaemonCommand {
     /// the current fix (`go 2.2945 48.8584` in Paris), or nil: the wearer would otherwise feel
     /// the accepted pattern and walk on toward nothing. Without a fix nothing can be judged.
     static func swapRefusal(_ destination: Coordinate, _ session: DaemonSession) throws(DaemonFailure) -> String? {
-        guard let fix = try status(session)?.fix, let latitude = fix.latitude, let longitude = fix.longitude else {
-            return nil
-        }
-        return swapRefusal(destination, fixLatitude: latitude, fixLongitude: longitude)
+        guard let fix = try session.currentFix() else { return nil }
+        return swapRefusal(destination, fixLatitude: fix.latitudeDegrees, fixLongitude: fix.longitudeDegrees)
     }
 
     /// ``swapRefusal(_:_:)`` for a fix at `fixLatitude`, `fixLongitude` (pure, for tests).

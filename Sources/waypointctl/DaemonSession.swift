@@ -1,5 +1,6 @@
 import ControlProtocol
 import DaemonClient
+import Geodesy
 
 /// A conversation with the daemon: connect, read and check the greeting, then one reply per
 /// request.
@@ -69,5 +70,17 @@ struct DaemonSession {
         } catch {
             throw .connection(error)
         }
+    }
+}
+
+extension DaemonSession {
+    /// Where the daemon's current fix puts the wearer, or nil without one (or when it answers
+    /// something other than STATUS): what a short plus code is completed near, and what a
+    /// destination that looks typed longitude first is judged against.
+    func currentFix() throws(DaemonFailure) -> Coordinate? {
+        guard case .status(let report) = try send(.status).reply, let latitude = report.fix?.latitude,
+            let longitude = report.fix?.longitude
+        else { return nil }
+        return Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
     }
 }

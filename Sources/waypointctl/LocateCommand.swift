@@ -60,10 +60,8 @@ enum LocateCommand {
 
     /// The daemon's current fix, or nil: no daemon, or no fix yet.
     private static func daemonFix(_ path: String) -> Coordinate? {
-        guard let session = try? DaemonSession(path: path), case .status(let report)? = try? session.send(.status).reply,
-            let latitude = report.fix?.latitude, let longitude = report.fix?.longitude
-        else { return nil }
-        return Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
+        guard let session = try? DaemonSession(path: path) else { return nil }
+        return (try? session.currentFix()) ?? nil
     }
 
     static func lines(_ location: Location) -> [String] {

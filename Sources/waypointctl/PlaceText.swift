@@ -50,15 +50,7 @@ enum PlaceText {
     /// Completes a short plus code near the daemon's current fix.
     /// - Throws: `DaemonFailure`: no daemon, or no fix yet (with what to do).
     static func completed(_ text: String, session: DaemonSession) throws(DaemonFailure) -> Location {
-        let fix: Coordinate?
-        if case .status(let report) = try session.send(.status).reply, let latitude = report.fix?.latitude,
-            let longitude = report.fix?.longitude
-        {
-            fix = Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
-        } else {
-            fix = nil
-        }
-        guard let fix else {
+        guard let fix = try session.currentFix() else {
             throw .input(
                 "'\(PlaceName.printable(LocationError.excerpt(text)))' holds a short plus code, completed near the current position, and the "
                     + "daemon has no fix yet: give --near COORDINATE, or the full code", .dataError)

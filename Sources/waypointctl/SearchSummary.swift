@@ -6,7 +6,7 @@ enum SearchSummary {
     static func lines(for report: SearchReport) -> [String] {
         guard !report.results.isEmpty else { return ["nothing found" + (report.map.map { " in \($0)" } ?? "")] }
         return report.results.enumerated().map { index, result in
-            "\(index + 1). \(label(result)): \(Presentation.distance(meters: result.distanceMeters)) \(direction(result.bearingDegrees))"
+            "\(index + 1). \(label(result)): \(Presentation.distance(meters: result.distanceMeters)) \(Presentation.bearing(degrees: result.bearingDegrees))"
         }
     }
 
@@ -26,12 +26,7 @@ enum SearchSummary {
             lines.append("street: \(street)")
         }
         if let place = report.place { lines.append("town: \(place)") }
-        lines.append("distance: \(Presentation.distance(meters: distance))" + (report.bearingDegrees.map { " \(direction($0))" } ?? ""))
+        lines.append("distance: \(Presentation.distance(meters: distance))" + (report.bearingDegrees.map { " \(Presentation.bearing(degrees: $0))" } ?? ""))
         return lines
-    }
-
-    /// `NW, northwest`.
-    private static func direction(_ degrees: Double) -> String {
-        Presentation.bearing(degrees: degrees)
     }
 }

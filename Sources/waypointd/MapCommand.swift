@@ -2,6 +2,7 @@
 import CommandLineSupport
 import Daemon
 import PlaceIndex
+import SystemSupport
 
 /// `waypointd map import|info`: the offline place index that search and "where am I" read.
 enum MapCommand {
@@ -70,8 +71,9 @@ enum MapCommand {
         }
         do throws(PlaceIndexError) {
             let reader = try PlaceIndexReader(path: path)
-            var status = stat()
-            let bytes = stat(path, &status) == 0 ? Int(status.st_size) : 0
+            let descriptor = try? FileDescriptor.open(path, .readOnly)
+            let bytes = (try? descriptor?.size()) ?? 0
+            try? descriptor?.close()
             print(lines(reader.info, bytes: bytes, path: path).joined(separator: "\n"))
             return .success
         } catch {

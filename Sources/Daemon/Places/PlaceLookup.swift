@@ -69,7 +69,7 @@ public final class PlaceLookup: Sendable {
                 let results = try reader.search(query, near: reference, limit: limit).map {
                     SearchReport.Result(
                         name: $0.name, kind: $0.kind, address: $0.address, latitude: $0.latitude, longitude: $0.longitude,
-                        distanceMeters: ($0.distanceMeters * 10).rounded() / 10, bearingDegrees: ($0.bearingDegrees * 10).rounded() / 10)
+                        distanceMeters: DaemonReplies.tenths($0.distanceMeters), bearingDegrees: DaemonReplies.tenths($0.bearingDegrees))
                 }
                 return .search(SearchReport(results: results, map: reader.info.source))
             } catch {
@@ -93,7 +93,7 @@ public final class PlaceLookup: Sendable {
                 return .whereAmI(
                     WhereReport(
                         address: answer.address, street: answer.street, housenumber: answer.housenumber, place: answer.place,
-                        distanceMeters: (answer.distanceMeters * 10).rounded() / 10, bearingDegrees: (answer.bearingDegrees * 10).rounded() / 10,
+                        distanceMeters: DaemonReplies.tenths(answer.distanceMeters), bearingDegrees: DaemonReplies.tenths(answer.bearingDegrees),
                         latitude: (answer.latitude * 1e7).rounded() / 1e7, longitude: (answer.longitude * 1e7).rounded() / 1e7))
             } catch {
                 return .error(ControlError(.internal, "\(error)"))
