@@ -4,7 +4,7 @@
 SWIFT        ?= swift
 DEBUG_BIN     = .build/debug
 RELEASE_BIN   = .build/release
-PROGRAMS      = waypointd waypointctl
+PROGRAMS      = waypointd waypointctl waypoint-web
 
 # Installation (GNU conventions: DESTDIR stages, PREFIX is where the files will live).
 # Units go under PREFIX: systemd 252 searches /usr/local/lib/systemd/system as well as
@@ -20,22 +20,26 @@ DOCDIR        = $(PREFIX)/share/doc/waypointd
 MANDIR        = $(PREFIX)/share/man
 # bash-completion loads completions on demand from here (XDG_DATA_DIRS holds /usr/local/share).
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+# The companion's page (waypoint-web finds it at ../share/waypoint-web beside its program).
+PAGEDIR       = $(PREFIX)/share/waypoint-web
+PAGE_FILES    = index.html app.js app.css
 # The man pages, built into MAN_BUILD by `make man`: waypointd.conf(5) is generated from the
 # shipped config file (scripts/man-conf.sh), the others are mdoc as written.
 MAN_BUILD     = .build/man
-MAN_PAGES     = man1/waypointctl.1 man5/waypointd.conf.5 man8/waypointd.8
+MAN_PAGES     = man1/waypointctl.1 man5/waypointd.conf.5 man8/waypointd.8 man8/waypoint-web.8
 # Where install-files takes the programs from: the static release build by default; tests pass
 # the debug build (BIN=.build/debug) to skip the long release build.
 BIN          ?= $(RELEASE_BIN)
 # Every installed file, the one list that install, uninstall and the tests (InstallTests, the
 # README) agree on. `make print-install-files` prints it.
-INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl \
-                $(UNITDIR)/waypointd.service $(UNITDIR)/waypointd.socket \
-                $(SYSUSERSDIR)/waypointd.conf \
-                $(CONFDIR)/waypointd.conf \
-                $(DOCDIR)/README.md $(DOCDIR)/waypointd.conf $(DOCDIR)/LICENSE \
+INSTALL_FILES = $(BINDIR)/waypointd $(BINDIR)/waypointctl $(BINDIR)/waypoint-web \
+                $(UNITDIR)/waypointd.service $(UNITDIR)/waypointd.socket $(UNITDIR)/waypoint-web.service \
+                $(SYSUSERSDIR)/waypointd.conf $(SYSUSERSDIR)/waypoint-web.conf \
+                $(CONFDIR)/waypointd.conf $(CONFDIR)/waypoint-web.conf \
+                $(DOCDIR)/README.md $(DOCDIR)/waypointd.conf $(DOCDIR)/waypoint-web.conf $(DOCDIR)/LICENSE \
                 $(addprefix $(MANDIR)/,$(MAN_PAGES)) \
-                $(COMPLETIONDIR)/waypointctl $(COMPLETIONDIR)/waypointd
+                $(COMPLETIONDIR)/waypointctl $(COMPLETIONDIR)/waypointd $(COMPLETIONDIR)/waypoint-web \
+                $(addprefix $(PAGEDIR)/,$(PAGE_FILES))
 # The checked-in units are those of the default PREFIX; installing rewrites their paths.
 UNIT_PATHS    = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/waypointd/|$(DOCDIR)/|g'
 
@@ -102,6 +106,7 @@ man:
 	@mkdir -p $(MAN_BUILD)/man1 $(MAN_BUILD)/man5 $(MAN_BUILD)/man8
 	cp man/waypointctl.1 $(MAN_BUILD)/man1/waypointctl.1
 	cp man/waypointd.8 $(MAN_BUILD)/man8/waypointd.8
+	cp man/waypoint-web.8 $(MAN_BUILD)/man8/waypoint-web.8
 	scripts/man-conf.sh > $(MAN_BUILD)/man5/waypointd.conf.5
 	mandoc -Tlint -Wwarning $(addprefix $(MAN_BUILD)/,$(MAN_PAGES))
 
@@ -115,6 +120,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib $(if $(SWIFT_SCRATCH),--scratch
 release:
 	$(SWIFT) build $(RELEASE_FLAGS) --product waypointd
 	$(SWIFT) build $(RELEASE_FLAGS) --product waypointctl
+	$(SWIFT) build $(RELEASE_FLAGS) --product waypoint-web
 
 ## deb: the Debian package for this machine's architecture into .build/deb, with dpkg-buildpackage
 ## and debian/rules (which runs `make release` into .build/package and `make install-files` with
@@ -139,20 +145,27 @@ install-files: man
 	install -d $(DESTDIR)$(COMPLETIONDIR)
 	for program in $(PROGRAMS); do install -m 0644 completion/$$program.bash $(DESTDIR)$(COMPLETIONDIR)/$$program; done
 	for program in $(PROGRAMS); do install -m 0755 $(BIN)/$$program $(DESTDIR)$(BINDIR)/$$program; done
-	for unit in waypointd.service waypointd.socket; do \
+	install -d $(DESTDIR)$(PAGEDIR)
+	for file in $(PAGE_FILES); do install -m 0644 Web/$$file $(DESTDIR)$(PAGEDIR)/$$file; done
+	for unit in waypointd.service waypointd.socket waypoint-web.service; do \
 	    $(UNIT_PATHS) systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
 	done
 	install -m 0644 systemd/waypointd.sysusers $(DESTDIR)$(SYSUSERSDIR)/waypointd.conf
-	test -e $(DESTDIR)$(CONFDIR)/waypointd.conf || install -m 0644 config/waypointd.conf $(DESTDIR)$(CONFDIR)/waypointd.conf
+	install -m 0644 systemd/waypoint-web.sysusers $(DESTDIR)$(SYSUSERSDIR)/waypoint-web.conf
+	for conf in waypointd waypoint-web; do \
+	    test -e $(DESTDIR)$(CONFDIR)/$$conf.conf || install -m 0644 config/$$conf.conf $(DESTDIR)$(CONFDIR)/$$conf.conf; \
+	    install -m 0644 config/$$conf.conf $(DESTDIR)$(DOCDIR)/$$conf.conf; \
+	done
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	install -m 0644 config/waypointd.conf $(DESTDIR)$(DOCDIR)/waypointd.conf
 
 ## uninstall: remove the installed files; the config only if it is still the shipped one
 uninstall:
-	if cmp -s config/waypointd.conf $(DESTDIR)$(CONFDIR)/waypointd.conf; then rm -f $(DESTDIR)$(CONFDIR)/waypointd.conf; \
-	elif test -e $(DESTDIR)$(CONFDIR)/waypointd.conf; then echo "uninstall: keeping the edited $(DESTDIR)$(CONFDIR)/waypointd.conf"; fi
-	rm -f $(addprefix $(DESTDIR),$(filter-out $(CONFDIR)/waypointd.conf,$(INSTALL_FILES)))
-	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR) 2>/dev/null || true
+	for conf in waypointd waypoint-web; do \
+	    if cmp -s config/$$conf.conf $(DESTDIR)$(CONFDIR)/$$conf.conf; then rm -f $(DESTDIR)$(CONFDIR)/$$conf.conf; \
+	    elif test -e $(DESTDIR)$(CONFDIR)/$$conf.conf; then echo "uninstall: keeping the edited $(DESTDIR)$(CONFDIR)/$$conf.conf"; fi; \
+	done
+	rm -f $(addprefix $(DESTDIR),$(filter-out $(CONFDIR)/waypointd.conf $(CONFDIR)/waypoint-web.conf,$(INSTALL_FILES)))
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(PAGEDIR) 2>/dev/null || true
 	rmdir $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR) 2>/dev/null || true
 
 ## print-install-files: the installed paths, one a line (without DESTDIR)

@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .executable(name: "waypointd", targets: ["waypointd"]),
         .executable(name: "waypointctl", targets: ["waypointctl"]),
+        .executable(name: "waypoint-web", targets: ["waypoint-web"]),
         .executable(name: "waypoint-bench", targets: ["waypoint-bench"]),
     ],
     targets: [
@@ -36,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
         // SQLite (FTS5, R*Tree): the place index (Sources/PlaceIndex).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // libmicrohttpd: the companion's HTTP server, through C wrappers of its variadic calls.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // libqrencode: the pairing link's QR code.
+        .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
         // glibc's malloc.h, for mallopt(3) (SystemSupport's HeapPolicy).
         .systemLibrary(name: "CMalloc"),
 
@@ -54,6 +59,16 @@ let package = Package(
         // A blocking client of the control socket: waypointctl, and waypointd motor-off asking
         // a running daemon.
         .target(name: "DaemonClient", dependencies: ["ControlProtocol", "SystemSupport"]),
+
+        // What both clients of the daemon share: how numbers read, GPX routes in, the trail out.
+        .target(name: "ClientSupport", dependencies: ["ControlProtocol", "Geodesy", "GPX", "Guidance"]),
+        // The phone companion: HTTP, sessions, events, the page's API (waypoint-web).
+        .target(
+            name: "WebCompanion",
+            dependencies: [
+                "CMicroHTTPD", "CQREncode", "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy",
+                "GPX", "LocationIntake", "PlaceIndex", "SystemSupport",
+            ]),
 
         // The one command-line reader and exit status of both programs (pure).
         .target(name: "CommandLineSupport"),
@@ -89,9 +104,13 @@ let package = Package(
         .executableTarget(
             name: "waypointctl",
             dependencies: [
-                "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "GPX", "Guidance",
-                "LocationIntake", "SystemSupport",
+                "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "GPX",
+                "Guidance", "LocationIntake", "SystemSupport",
             ],
+            linkerSettings: releaseLinking),
+        .executableTarget(
+            name: "waypoint-web",
+            dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "SystemSupport", "WebCompanion"],
             linkerSettings: releaseLinking),
         .executableTarget(
             name: "waypoint-bench",
@@ -126,7 +145,10 @@ let package = Package(
         .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "WaypointctlTests",
-            dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
+            dependencies: ["ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
+        .testTarget(
+            name: "WebTests", dependencies: ["WebCompanion", "ControlProtocol", "SystemSupport", "TestSupport"],
+            exclude: ["Scripts"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport", "ControlProtocol"]),
 
         // The fuzz targets' properties, a library so that make test replays the kept corpus

@@ -5,7 +5,7 @@
 # Runs apt-get directly as root, through sudo otherwise, and says what to do when neither works.
 set -eu
 
-packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux libexpat1-dev gpsbabel libxml2-utils python3-pip mandoc dpkg-dev debhelper lintian debootstrap libsqlite3-dev osmium-tool python3-pyosmium"
+packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux libexpat1-dev gpsbabel libxml2-utils python3-pip mandoc dpkg-dev debhelper lintian debootstrap libsqlite3-dev osmium-tool python3-pyosmium libmicrohttpd-dev libqrencode-dev libjs-leaflet chromium chromium-driver"
 if [ "${1:-}" = "--bench" ]; then
     packages="$packages libgeographiclib-dev g++"
 fi
@@ -25,12 +25,16 @@ for package in $packages; do
     esac
 done
 
-# gpxpy (PyPI), an oracle in the GPX tests: read what we write, write what we read.
+# From PyPI, for the tests only: gpxpy, an oracle in the GPX tests (read what we write, write
+# what we read); selenium and axe-selenium-python, which drive Debian's chromium through the
+# companion's page and run axe-core on it.
 python_modules() {
-    if ! python3 -c 'import gpxpy' >/dev/null 2>&1; then
-        echo "deps: installing gpxpy (PyPI) for the GPX interoperability tests"
-        python3 -m pip install -q gpxpy 2>/dev/null || python3 -m pip install -q --break-system-packages gpxpy
-    fi
+    for module in gpxpy:gpxpy selenium:selenium axe_selenium_python:axe-selenium-python; do
+        if ! python3 -c "import ${module%%:*}" >/dev/null 2>&1; then
+            echo "deps: installing ${module#*:} (PyPI) for the tests"
+            python3 -m pip install -q "${module#*:}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${module#*:}"
+        fi
+    done
 }
 
 if [ -z "$missing" ]; then

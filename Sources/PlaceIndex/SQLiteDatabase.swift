@@ -108,6 +108,13 @@ public final class SQLiteDatabase {
 
         public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        /// A blob column's bytes (empty when NULL), at most `maximumBytes`: nil when larger.
+        public func blob(_ column: Int32, maximumBytes: Int) -> [UInt8]? {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count <= maximumBytes else { return nil }
+            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+        }
         /// A text column, nil when NULL.
         public func text(_ column: Int32) -> String? {
             guard let bytes = sqlite3_column_text(statement, column) else { return nil }

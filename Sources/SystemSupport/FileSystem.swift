@@ -91,4 +91,42 @@ public enum FileSystem {
     public static func removeFile(_ path: String) throws(Errno) {
         _ = try SystemCall.valueOrErrno { unlink(path) }.get()
     }
+
+    /// When the file (or directory) at `path` was last modified, POSIX seconds. Corresponds to
+    /// `stat(2)`; follows symbolic links.
+    /// - Throws: The `Errno` that `stat` failed with, e.g. `ENOENT`.
+    public static func modificationSeconds(of path: String) throws(Errno) -> Double {
+        var status = stat()
+        _ = try SystemCall.valueOrErrno { stat(path, &status) }.get()
+        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// Sets the file's modification time to `seconds` (POSIX), leaving its access time.
+    /// Corresponds to `utimensat(2)`.
+    /// - Throws: The `Errno` that `utimensat` failed with, e.g. `ENOENT`.
+    public static func setModificationTime(of path: String, to seconds: Double) throws(Errno) {
+        // UTIME_OMIT (<bits/stat.h>) is a macro Swift does not import.
+        let omit = (1 << 30) - 2
+        let whole = seconds.rounded(.down)
+        var times = (timespec(tv_sec: 0, tv_nsec: omit), timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9)))
+        _ = try withUnsafePointer(to: &times) { pointer in
+            pointer.withMemoryRebound(to: timespec.self, capacity: 2) { times in
+                Result { () throws(Errno) in try SystemCall.valueOrErrno { utimensat(AT_FDCWD, path, times, 0) }.get() }
+            }
+        }.get()
+    }
+
+    /// The names in a directory, without `.` and `..`, in no order, at most `maximum` of them.
+    /// Corresponds to `opendir(3)` and `readdir(3)`.
+    /// - Throws: The `Errno` that `opendir` failed with, e.g. `ENOENT`, `ENOTDIR`.
+    public static func names(inDirectory path: String, maximum: Int) throws(Errno) -> [String] {
+        guard let directory = opendir(path) else { throw Errno.current }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while names.count < maximum, let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
 }

@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 @preconcurrency import Glibc
 

@@ -1,3 +1,4 @@
+import ClientSupport
 import CommandLineSupport
 @preconcurrency import Glibc
 import Geodesy

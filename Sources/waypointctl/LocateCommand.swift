@@ -1,3 +1,4 @@
+import ClientSupport
 import CommandLineSupport
 import ControlProtocol
 import DaemonClient

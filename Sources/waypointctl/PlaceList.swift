@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 
 /// `waypointctl place list`: one place a line, `Bakery, 48°51'36.0"N 2°17'24.0"E (arrival

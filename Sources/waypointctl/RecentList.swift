@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 
 /// `waypointctl recent`: the recent destinations numbered as `go --recent N` takes them.

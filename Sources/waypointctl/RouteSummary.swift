@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 
 /// `waypointctl route`: where the route stands, one `label: value` line each.

@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 
 /// What `search` and `where` print for people.

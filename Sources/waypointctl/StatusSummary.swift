@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 import Geodesy
 

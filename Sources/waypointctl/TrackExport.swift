@@ -1,3 +1,4 @@
+import ClientSupport
 import CommandLineSupport
 import ControlProtocol
 import GPX
@@ -6,35 +7,23 @@ import Geodesy
 /// `waypointctl track export`: the daemon's breadcrumb trail as GPX 1.1 on standard output,
 /// asked for page by page (``TrackAction/pagePoints`` points each) so that no reply is large.
 enum TrackExport {
-    /// The most points exported: more than the daemon's trail can hold (two 4 MiB files).
-    static let maximumPoints = 500_000
-
-    /// Fetches every page and builds the document: one track, a segment per run of points
-    /// without a gap.
+    /// Fetches every page and builds the document.
     static func document(session: DaemonSession, since: Double?, until: Double?) throws(DaemonFailure) -> GPXDocument {
-        var segments: [[GPXPoint]] = []
+        var trail = TrailDocument()
         var cursor: String?
-        var count = 0
         repeat {
             let received = try session.send(.track(.export(since: since, until: until, cursor: cursor)))
             guard case .track(let page) = received.reply else {
                 throw .unexpectedReply(request: "track", reply: received.reply.className)
             }
-            for point in page.points {
-                let gpx = GPXPoint(
-                    latitudeDegrees: point.latitude, longitudeDegrees: point.longitude, elevationMeters: point.elevationMeters,
-                    time: UTCTime(posixSeconds: point.seconds).iso8601, satellites: point.satellites,
-                    horizontalDilution: point.hdop)
-                if point.startsSegment || segments.isEmpty { segments.append([]) }
-                segments[segments.count - 1].append(gpx)
-            }
-            count += page.points.count
-            guard count <= maximumPoints else {
-                throw .input("the trail has more than \(maximumPoints) points; export it in parts with --since and --until", .dataError)
+            guard trail.add(page) else {
+                throw .input(
+                    "the trail has more than \(TrailDocument.maximumPoints) points; export it in parts with --since and --until",
+                    .dataError)
             }
             cursor = page.next
         } while cursor != nil
-        return GPXDocument(tracks: segments.isEmpty ? [] : [GPXTrack(name: "waypointd trail", segments: segments)])
+        return trail.document
     }
 
     /// Reads `--since`/`--until`: ISO 8601 UTC (`2026-12-02T08:00:00Z`), or a time ago:

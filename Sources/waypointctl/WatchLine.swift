@@ -1,3 +1,4 @@
+import ClientSupport
 import ControlProtocol
 
 /// `waypointctl watch` when standard output is not a terminal (or with `--plain`): one line per

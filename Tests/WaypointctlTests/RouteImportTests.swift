@@ -1,4 +1,5 @@
 import CommandLineSupport
+import ClientSupport
 import ControlProtocol
 import Foundation
 import GPX

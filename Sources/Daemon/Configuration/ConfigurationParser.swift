@@ -30,10 +30,10 @@ public enum ConfigurationParser {
         // Keys whose value was rejected: cross-checks against their default would only confuse.
         var rejectedKeys: Set<String> = []
 
-        let body = text.hasPrefix(byteOrderMark) ? Substring(text.dropFirst()) : Substring(text)
+        let body = ConfigurationLine.body(of: text)
         for (index, line) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = index + 1
-            guard let entry = entry(in: line) else { continue }
+            guard let entry = ConfigurationLine.entry(in: line) else { continue }
             let name = String(entry.key)
             func report(_ kind: ConfigurationError.Kind) {
                 problems.append(ConfigurationError.Problem(file: fileName, line: lineNumber, kind: kind))
@@ -159,8 +159,6 @@ public enum ConfigurationParser {
 
     /// A UNIX socket's path must fit `sun_path` (108 bytes on Linux) with its terminating NUL.
     static let maximumSocketPathBytes = 107
-    /// Some editors write one at the start of a UTF-8 file.
-    static let byteOrderMark = "\u{FEFF}"
     private static let onOff = ["on": true, "off": false]
 
     static let sections: [Section] = [
@@ -562,39 +560,10 @@ public enum ConfigurationParser {
 
     // MARK: - Lines
 
-    /// The key and value on a line, or nil for a blank or comment line; the value is nil when
-    /// the line holds only a key.
-    static func entry(in line: Substring) -> (key: Substring, value: Substring?)? {
-        var content = line
-        var afterWhitespace = true
-        for index in line.indices {
-            let character = line[index]
-            if character == "#" && afterWhitespace {
-                content = line[..<index]
-                break
-            }
-            afterWhitespace = character.isWhitespace
-        }
-        let trimmed = content.trimmingWhitespace
-        guard !trimmed.isEmpty else { return nil }
-        guard let gap = trimmed.firstIndex(where: \.isWhitespace) else { return (trimmed, nil) }
-        return (trimmed[..<gap], trimmed[gap...].trimmingWhitespace)
-    }
-
     // MARK: - Suggestions
 
     /// The known key closest to a misspelt one, or nil when none is close enough to help.
     static func suggestion(for unknown: String) -> String? {
         EditDistance.suggestions(for: unknown, among: keys.map(\.name)).first
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing whitespace.
-    fileprivate var trimmingWhitespace: Substring {
-        guard let first = firstIndex(where: { !$0.isWhitespace }),
-            let last = lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return self[first...last]
     }
 }

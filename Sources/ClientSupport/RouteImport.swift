@@ -9,21 +9,21 @@ import Guidance
 /// and "a list of stops". A track wins over waypoints because in real files that have both
 /// (a recorded hike with two points of interest, from gpxpy's test files) the waypoints mark
 /// places along the way, not the way. Pure.
-enum RouteImport {
+public enum RouteImport {
     /// What was taken from the file.
-    struct Route: Equatable {
-        var name: String?
-        var waypoints: [DestinationReport]
+    public struct Route: Equatable {
+        public var name: String?
+        public var waypoints: [DestinationReport]
         /// Where the waypoints came from, for the wearer: `route "Loop" (12 points)`.
-        var source: String
+        public var source: String
     }
 
     /// Why a file gives no route.
-    enum Failure: Error, Equatable, CustomStringConvertible {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         case empty
         case tooMany(Int)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .empty: "the file has no route, waypoint or track point"
             case .tooMany(let count):
@@ -32,7 +32,7 @@ enum RouteImport {
         }
     }
 
-    static func route(from document: GPXDocument) throws(Failure) -> Route {
+    public static func route(from document: GPXDocument) throws(Failure) -> Route {
         if let route = document.routes.first(where: { !$0.points.isEmpty }) {
             return try make(route.name ?? document.name, route.points, source: "route \(quoted(route.name))\(route.points.count) points")
         }
@@ -64,7 +64,7 @@ enum RouteImport {
 
     /// A name from a file, made one the protocol accepts: control and direction characters
     /// dropped, cut to ``PlaceName/maximumLength`` characters; nil if nothing is left.
-    static func cleanName(_ name: String?) -> String? {
+    public static func cleanName(_ name: String?) -> String? {
         guard let name else { return nil }
         var kept = String.UnicodeScalarView()
         for scalar in name.unicodeScalars where !PlaceName.isUnprintable(scalar) { kept.append(scalar) }

@@ -1,0 +1,336 @@
+import ClientSupport
+import ControlProtocol
+import GPX
+import Geodesy
+import LocationIntake
+import Synchronization
+
+/// Every request of the companion, answered: the checks first (``RequestGuard``, a session),
+/// then the page's files, pairing, and the API, which relays to the daemon through the one
+/// command table of the control protocol (`POST /api/request` takes a request line as the
+/// socket does) and adds only what a phone cannot do alone: read a pasted link
+/// (`LocationParser`, as `waypointctl` does), upload a GPX file, download the trail.
+///
+/// Runs on the connections' threads; its state (the throttle) is behind a lock.
+public final class CompanionRouter: Sendable {
+    /// The largest JSON body of a request, bytes: a route of 1000 named waypoints is a GPX
+    /// upload, not a JSON request, so a request line's own bound is plenty.
+    public static let maximumJSONBodyBytes = LineFramer.defaultMaximumLineLength
+    /// The session cookie's name.
+    public static let cookieName = "waypoint_session"
+
+    /// What the router needs from outside: the daemon, the sessions, the files, the clocks.
+    public struct Parts: Sendable {
+        public var daemon: any DaemonLink
+        public var sessions: SessionBook
+        public var events: EventHub?
+        public var files: StaticFiles
+        public var tiles: TileSource?
+        public var guardian: RequestGuard
+        /// How long a paired phone stays paired, days.
+        public var sessionDays: Int
+        /// Whether the page is served over TLS (the cookie is then `Secure`).
+        public var tls: Bool
+        /// POSIX seconds now (sessions and pairing links are dated on disk).
+        public var wallSeconds: @Sendable () -> Double
+        /// Monotonic seconds now (the throttle).
+        public var monotonicSeconds: @Sendable () -> Double
+
+        public init(
+            daemon: any DaemonLink, sessions: SessionBook, events: EventHub?, files: StaticFiles, tiles: TileSource?,
+            guardian: RequestGuard, sessionDays: Int, tls: Bool, wallSeconds: @escaping @Sendable () -> Double,
+            monotonicSeconds: @escaping @Sendable () -> Double
+        ) {
+            self.daemon = daemon
+            self.sessions = sessions
+            self.events = events
+            self.files = files
+            self.tiles = tiles
+            self.guardian = guardian
+            self.sessionDays = sessionDays
+            self.tls = tls
+            self.wallSeconds = wallSeconds
+            self.monotonicSeconds = monotonicSeconds
+        }
+    }
+
+    private let parts: Parts
+    private let throttle = Mutex(PairingThrottle())
+
+    /// A router over `parts`.
+    public init(_ parts: Parts) { self.parts = parts }
+
+    /// Answers `request`, with the headers every answer carries.
+    public func respond(to request: HTTPRequest) -> HTTPResponse { withCommonHeaders(route(request), request) }
+
+    private func withCommonHeaders(_ answer: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
+        var response = answer
+        response.headers += [
+            ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+        ]
+        if request.path.hasPrefix("/api/") || request.path == "/pair" { response.headers.append(("Cache-Control", "no-store")) }
+        return response
+    }
+
+    /// The refusal of a request whose headers are all that is in, or nil to read its body:
+    /// what ``route(_:)`` would refuse before looking at the body.
+    public func preflight(_ request: HTTPRequest) -> HTTPResponse? {
+        if let refusal = parts.guardian.refusal(of: request) { return withCommonHeaders(refusal, request) }
+        if Self.needsSession(request.path) && !authorized(request) { return withCommonHeaders(Self.unauthorized, request) }
+        return nil
+    }
+
+    static func needsSession(_ path: String) -> Bool { path.hasPrefix("/api/") || path.hasPrefix("/tiles/") }
+
+    static let unauthorized = HTTPResponse.error(401, "this phone is not paired: on the Pi, run waypoint-web pair and open the link it prints")
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        if let refusal = parts.guardian.refusal(of: request) { return refusal }
+        if request.path == "/pair" { return pair(request) }
+        if Self.needsSession(request.path) {
+            guard authorized(request) else { return Self.unauthorized }
+            return api(request)
+        }
+        guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "only GET reads the page's files") }
+        return parts.files.response(for: request.path) ?? .error(404, "no such page: \(PlaceName.printable(String(request.path.prefix(100))))")
+    }
+
+    // MARK: - Sessions
+
+    private func authorized(_ request: HTTPRequest) -> Bool {
+        let token: String?
+        if let authorization = request.header("authorization"), authorization.hasPrefix("Bearer ") {
+            token = String(authorization.dropFirst("Bearer ".count))
+        } else {
+            token = request.cookies[Self.cookieName]
+        }
+        guard let token else { return false }
+        return parts.sessions.session(token: token, now: parts.wallSeconds()) != nil
+    }
+
+    /// `GET /pair?token=…`: the link `waypoint-web pair` printed. A right one sets the session
+    /// cookie and lands on the page; wrong ones count toward the throttle.
+    private func pair(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" else { return .error(405, "a pairing link is opened with GET") }
+        let now = parts.monotonicSeconds()
+        let allowed = throttle.withLock { $0.allows(at: now) }
+        guard allowed else {
+            let wait = throttle.withLock { $0.secondsLeft(at: now) }
+            var response = Self.page(429, "Too many wrong pairing links", "Wait a minute, then open the link again.")
+            response.headers.append(("Retry-After", String(wait)))
+            return response
+        }
+        switch parts.sessions.redeem(pairing: request.query["token"] ?? "", now: parts.wallSeconds(), days: parts.sessionDays) {
+        case .session(let session):
+            let seconds = parts.sessionDays * 86_400
+            let cookie =
+                "\(Self.cookieName)=\(session.token); Path=/; Max-Age=\(seconds); HttpOnly; SameSite=Strict" + (parts.tls ? "; Secure" : "")
+            return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", cookie)])
+        case .invalid:
+            throttle.withLock { $0.recordFailure(at: now) }
+            return Self.page(
+                403, "This pairing link does not work",
+                "It was used already, it is older than 10 minutes, or it was mistyped. On the Pi, run waypoint-web pair for a new one.")
+        case .full:
+            return Self.page(503, "Too many paired phones", "On the Pi, list them with waypoint-web sessions and end one with waypoint-web revoke.")
+        }
+    }
+
+    /// A small page of its own for pairing's answers: the phone opened a link, not the app.
+    static func page(_ status: Int, _ title: String, _ text: String) -> HTTPResponse {
+        let html = """
+            <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
+            <title>\(title)</title></head><body><main><h1>\(title)</h1><p>\(text)</p></main></body></html>
+            """
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", StaticFiles.policy)],
+            body: .bytes(Array(html.utf8)))
+    }
+
+    // MARK: - The API
+
+    private func api(_ request: HTTPRequest) -> HTTPResponse {
+        if request.bodyTooLarge { return .error(413, "the request's body is larger than the server takes") }
+        switch (request.method, request.path) {
+        case ("GET", "/api/status"): return relay(.status)
+        case ("GET", "/api/events"):
+            guard let events = parts.events, let stream = events.subscribe() else {
+                return .error(503, "\(EventHub.maximumStreams) pages are following the daemon already; close one")
+            }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], body: .stream(stream))
+        case ("POST", "/api/request"): return relayed(request)
+        case ("POST", "/api/place"): return place(request)
+        case ("POST", "/api/route"): return uploadRoute(request)
+        case ("GET", "/api/trail.gpx"): return trail()
+        case ("GET", "/api/map"):
+            guard let tiles = parts.tiles else { return .json(200, [("tiles", .string("osm"))]) }
+            return .json(200, [("tiles", .string("local")), ("minzoom", .number(Double(tiles.zoomLevels.lowerBound))),
+                ("maxzoom", .number(Double(tiles.zoomLevels.upperBound)))])
+        case ("GET", let path) where path.hasPrefix("/tiles/"):
+            return parts.tiles?.response(for: path) ?? .error(404, "no map tiles are configured (tiles in waypoint-web.conf)")
+        default:
+            return .error(404, "no such request: \(request.method) \(PlaceName.printable(String(request.path.prefix(100))))")
+        }
+    }
+
+    /// The daemon's answer to `request`: 200 with its reply, 422 with its `ERROR`, 502 when it
+    /// does not answer.
+    private func relay(_ request: ControlRequest) -> HTTPResponse {
+        do throws(DaemonUnreachable) {
+            let line = try parts.daemon.exchange(request)
+            return .json(Self.isError(line) ? 422 : 200, line)
+        } catch {
+            return .error(502, error.description)
+        }
+    }
+
+    static func isError(_ line: [UInt8]) -> Bool {
+        if case .error? = try? ControlReply(line: line) { return true }
+        return false
+    }
+
+    /// `POST /api/request`: a control request line, checked here as the daemon checks it, so
+    /// only well-formed requests reach the socket.
+    private func relayed(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.body.count <= Self.maximumJSONBodyBytes else {
+            return .error(413, "a request is at most \(Self.maximumJSONBodyBytes) bytes")
+        }
+        let parsed: ControlRequest
+        do throws(ControlError) {
+            parsed = try ControlRequest(line: request.body)
+        } catch {
+            return .json(400, [("class", .string("ERROR")), ("code", .string(error.code.rawValue)), ("message", .string(error.message))])
+        }
+        if case .watch = parsed { return .error(400, "watch is not relayed; follow GET /api/events") }
+        return relay(parsed)
+    }
+
+    /// A refusal already worded as the answer to the page.
+    struct Refused: Error {
+        let response: HTTPResponse
+    }
+
+    /// The daemon's decoded reply to `request`; its `ERROR` (422) or silence (502) thrown.
+    private func reply(_ request: ControlRequest) throws(Refused) -> ControlReply {
+        let line: [UInt8]
+        do throws(DaemonUnreachable) {
+            line = try parts.daemon.exchange(request)
+        } catch {
+            throw Refused(response: .error(502, error.description))
+        }
+        guard let reply = try? ControlReply(line: line) else { throw Refused(response: .error(502, "the daemon's reply did not read")) }
+        if case .error = reply { throw Refused(response: .json(422, line)) }
+        return reply
+    }
+
+    /// `POST /api/place {"text": …}`: the one box. A place (any form `waypointctl locate`
+    /// reads) becomes the destination; words become a search near the fix.
+    private func place(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.body.count <= Self.maximumJSONBodyBytes, case .object(let fields)? = try? JSONParser.parse(request.body),
+            let text = fields["text"]?.string
+        else { return .error(400, "the body is {\"text\": \"what was typed or pasted\"}") }
+        var location: Location
+        do throws(LocationError) {
+            location = try LocationParser.parse(text)
+        } catch {
+            switch error {
+            case .needsSearch(let words, _): return search(words)
+            case .needsReference:
+                guard case .status(let status)? = try? reply(.status), let latitude = status.fix?.latitude,
+                    let longitude = status.fix?.longitude
+                else { return .error(422, "a short plus code is completed near the wearer, and there is no GPS fix yet: give the full code") }
+                do throws(LocationError) {
+                    location = try LocationParser.parse(
+                        text, near: Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude))
+                } catch {
+                    return .error(422, error.description)
+                }
+            default:
+                return .error(422, PlaceName.printable(error.description))
+            }
+        }
+        let latitude = location.coordinate.latitudeDegrees
+        let longitude = location.coordinate.longitudeDegrees
+        do throws(Refused) {
+            _ = try reply(.go(latitude: latitude, longitude: longitude, name: location.name))
+        } catch {
+            return error.response
+        }
+        var said = "Guiding to " + (location.name ?? Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude).formattedDecimal(fractionDigits: 5))
+        if case .status(let status)? = try? reply(.status), let distance = status.distanceMeters, let bearing = status.bearingDegrees {
+            said += ", \(Presentation.distance(meters: distance))"
+            if let point = CompassPoint(bearingDegrees: bearing) { said += " to the \(point.spokenName)" }
+        }
+        return .json(200, [
+            ("result", .string("set")), ("lat", .number(latitude)), ("lon", .number(longitude)), ("name", .string(location.name)),
+            ("source", .string(location.source.rawValue)), ("said", .string(said)),
+        ])
+    }
+
+    private func search(_ words: String) -> HTTPResponse {
+        let query = String(words.prefix(ControlRequest.maximumQueryCharacters))
+        do throws(DaemonUnreachable) {
+            let line = try parts.daemon.exchange(.search(query, latitude: nil, longitude: nil, limit: ControlRequest.defaultSearchResults))
+            guard let reply = try? ControlReply(line: line) else { return .error(502, "the daemon's reply did not read") }
+            if case .error = reply { return .json(422, line) }
+            guard case .search(let report) = reply else { return .error(502, "the daemon did not answer with search results") }
+            let count = report.results.count
+            let said = count == 0 ? "Nothing found for \(query)" : "\(count) place\(count == 1 ? "" : "s") found for \(query)"
+            return .json(200, Array(JSONWriter.line([("result", .string("search")), ("said", .string(said))]).utf8.dropLast())
+                + Array(",\"search\":".utf8) + line + [UInt8(ascii: "}")])
+        } catch {
+            return .error(502, error.description)
+        }
+    }
+
+    /// `POST /api/route`: a GPX file's bytes, read as `waypointctl route load` reads one.
+    private func uploadRoute(_ request: HTTPRequest) -> HTTPResponse {
+        let document: GPXDocument
+        do throws(GPXError) {
+            document = try GPXReader.read(request.body)
+        } catch {
+            return .error(422, "the file is not a GPX route: \(error)")
+        }
+        let route: RouteImport.Route
+        do throws(RouteImport.Failure) {
+            route = try RouteImport.route(from: document)
+        } catch {
+            return .error(422, error.description)
+        }
+        let load = ControlRequest.route(.load(name: route.name, waypoints: route.waypoints))
+        guard load.line.count <= LineFramer.defaultMaximumLineLength else {
+            return .error(422, "the route's \(route.waypoints.count) waypoints are too long a request; use fewer waypoints or shorter names")
+        }
+        do throws(DaemonUnreachable) {
+            let line = try parts.daemon.exchange(load)
+            if Self.isError(line) { return .json(422, line) }
+            let said = "Route loaded from the \(route.source)"
+            return .json(200, Array(JSONWriter.line([("said", .string(said))]).utf8.dropLast()) + Array(",\"reply\":".utf8) + line + [UInt8(ascii: "}")])
+        } catch {
+            return .error(502, error.description)
+        }
+    }
+
+    /// `GET /api/trail.gpx`: the breadcrumb trail, page by page, as one GPX file.
+    private func trail() -> HTTPResponse {
+        var document = TrailDocument()
+        var cursor: String?
+        repeat {
+            do throws(Refused) {
+                guard case .track(let page) = try reply(.track(.export(since: nil, until: nil, cursor: cursor))) else {
+                    return .error(502, "the daemon did not answer with the trail")
+                }
+                guard document.add(page) else { return .error(413, "the trail has more than \(TrailDocument.maximumPoints) points") }
+                cursor = page.next
+            } catch {
+                return error.response
+            }
+        } while cursor != nil
+        let text = GPXWriter.text(document.document, creator: "waypoint-web \(Release.version)")
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", "application/gpx+xml"), ("Content-Disposition", "attachment; filename=\"trail.gpx\"")],
+            body: .bytes(Array(text.utf8)))
+    }
+}

@@ -1,0 +1,193 @@
+@preconcurrency import Glibc
+import ControlProtocol
+import DaemonClient
+import SystemSupport
+
+/// The daemon's state as Server-Sent Events for every open page, from one `watch` on the
+/// control socket however many pages listen: a thread of its own watches while at least one
+/// stream is open and sleeps otherwise; each stream's connection thread waits for the next
+/// state and writes it. A stream sends only states that differ from the last it sent, and a
+/// comment every ``keepAliveSeconds`` so that proxies and phones keep the connection.
+public final class EventHub: @unchecked Sendable {
+    // @unchecked: every mutable field is read and written with `mutex` held.
+
+    /// The most streams at once; a page beyond is answered 503.
+    public static let maximumStreams = 8
+    /// The `watch` rate asked of the daemon, states a second: the compass moves smoothly at
+    /// 5, and a change reaches the page within 0.2 s.
+    public static let watchHertz = 5.0
+    /// Seconds between keep-alive comments on a quiet stream.
+    public static let keepAliveSeconds = 15.0
+    /// How long to wait before watching again after the daemon went away, seconds.
+    static let retrySeconds = 1.0
+
+    private let connect: @Sendable () throws(ConnectionError) -> ControlConnection
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The latest event, whole (`event: status\ndata: …\n\n`), and its number.
+    private var latest: [UInt8] = []
+    private var generation: UInt64 = 0
+    private var streams = 0
+    private var closed = false
+    private var watching: ControlConnection.Interrupter?
+    private let logger: Logger
+
+    /// A hub whose watcher opens its connections with `connect` (past the greeting).
+    public init(logger: Logger, connect: @escaping @Sendable () throws(ConnectionError) -> ControlConnection) {
+        self.connect = connect
+        self.logger = logger
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Starts the watcher's thread.
+    public func start() throws(Errno) {
+        try BlockingThread.start(name: "events") { [self] in watchWhileWanted() }
+    }
+
+    /// Ends every stream and the watcher: before the server stops, whose threads they hold.
+    public func close() {
+        let interrupter = locked { () -> ControlConnection.Interrupter? in
+            closed = true
+            return watching
+        }
+        interrupter?.interrupt()
+        pthread_cond_broadcast(condition)
+    }
+
+    /// A new stream, or nil when ``maximumStreams`` are open.
+    public func subscribe() -> (any HTTPStream)? {
+        let admitted = locked { () -> Bool in
+            guard streams < Self.maximumStreams, !closed else { return false }
+            streams += 1
+            return true
+        }
+        guard admitted else { return nil }
+        pthread_cond_broadcast(condition)  // wakes the watcher
+        return Stream(hub: self)
+    }
+
+    // MARK: - The watcher
+
+    private func watchWhileWanted() {
+        while true {
+            let go = locked { () -> Bool in
+                while streams == 0 && !closed { pthread_cond_wait(condition, mutex) }
+                return !closed
+            }
+            guard go else { return }
+            do throws(ConnectionError) {
+                try watchOnce()
+            } catch {
+                publish(Self.event("daemon", JSONWriter.line([("error", .string("the daemon does not answer: \(error)"))])))
+                ThreadSleep.sleep(for: .milliseconds(Int64(Self.retrySeconds * 1000)))
+            }
+        }
+    }
+
+    /// One `watch` on one connection, until no stream is left, the hub closes or the daemon goes.
+    private func watchOnce() throws(ConnectionError) {
+        let connection = try connect()
+        let stillWanted = locked { () -> Bool in
+            guard !closed else { return false }
+            watching = connection.interrupter
+            return true
+        }
+        defer { locked { watching = nil } }
+        guard stillWanted else { return }
+        try connection.send(.watch(enabled: true, hertz: Self.watchHertz))
+        while true {
+            let received = try connection.receive()
+            guard locked({ streams > 0 && !closed }) else { return }
+            if case .status = received.reply {
+                publish(Self.event("status", String(decoding: received.line, as: UTF8.self)))
+            }
+        }
+    }
+
+    private func publish(_ event: [UInt8]) {
+        locked {
+            guard event != latest else { return }
+            latest = event
+            generation &+= 1
+        }
+        pthread_cond_broadcast(condition)
+    }
+
+    /// `event: NAME\ndata: TEXT\n\n`; the text is one line (JSON written compact).
+    static func event(_ name: String, _ data: String) -> [UInt8] { Array("event: \(name)\ndata: \(data)\n\n".utf8) }
+
+    // MARK: - A stream
+
+    /// What a stream's thread waits for: a new event, a keep-alive, or the end.
+    fileprivate enum Next {
+        case event([UInt8], UInt64)
+        case keepAlive
+        case end
+    }
+
+    fileprivate func next(after seen: UInt64) -> Next {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        deadline.tv_sec += Int(Self.keepAliveSeconds)
+        return locked {
+            while !closed && generation == seen {
+                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return closed ? .end : .keepAlive }
+            }
+            return closed ? .end : .event(latest, generation)
+        }
+    }
+
+    fileprivate func unsubscribe() { locked { streams -= 1 } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// One page's stream: the events it has yet to write.
+    private final class Stream: HTTPStream, @unchecked Sendable {
+        // @unchecked: used by its connection's thread only.
+        private let hub: EventHub
+        private var seen: UInt64 = 0
+        /// Bytes of the current event not yet written (an event larger than the library's buffer).
+        private var pending: ArraySlice<UInt8> = Array("retry: 2000\n\n".utf8)[...]
+        private var finished = false
+
+        init(hub: EventHub) { self.hub = hub }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+            while pending.isEmpty {
+                switch hub.next(after: seen) {
+                case .end: return nil
+                case .keepAlive: pending = Array(": keep-alive\n\n".utf8)[...]
+                case .event(let bytes, let generation):
+                    seen = generation
+                    pending = bytes[...]
+                }
+            }
+            let count = min(buffer.count, pending.count)
+            buffer.copyBytes(from: pending.prefix(count))
+            pending = pending.dropFirst(count)
+            return count
+        }
+
+        func finish() {
+            guard !finished else { return }
+            finished = true
+            hub.unsubscribe()
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import ControlProtocol
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import WebCompanion
+
+/// The companion's answers, request by request, with the daemon scripted (`FakeDaemonLink`) and
+/// the session book in a temporary directory. The real server and the real daemon are in
+/// `CompanionEndToEndTests` (WaypointdTests) and the browser scripts.
+@Suite struct CompanionRouterTests {
+    static let host = "127.0.0.1:8740"
+
+    final class Setup {
+        let directory: URL
+        let link: FakeDaemonLink
+        let router: CompanionRouter
+        let book: SessionBook
+        let clock = TestClock()
+        let token: String
+
+        init(link: FakeDaemonLink = FakeDaemonLink(), files: StaticFiles? = nil) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+            self.link = link
+            book = SessionBook(directory: directory.path)
+            var reason = ""
+            let address = ListenAddress(CompanionRouterTests.host, reason: &reason)!
+            let clock = clock
+            router = CompanionRouter(
+                .init(
+                    daemon: link, sessions: book, events: nil,
+                    files: files ?? StaticFiles(files: ["/": ("text/html; charset=utf-8", Array("<!DOCTYPE html>".utf8))]),
+                    tiles: nil, guardian: RequestGuard(address: address, names: [], tls: false), sessionDays: 30, tls: false,
+                    wallSeconds: { clock.now }, monotonicSeconds: { clock.now }))
+            token = try book.makeSession(kind: "script", name: "test", now: 1_000_000, days: 30).token
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        func advance(_ seconds: Double) { clock.advance(seconds) }
+
+        func request(
+            _ method: String, _ path: String, body: String = "", query: [String: String] = [:], authorized: Bool = true,
+            headers extra: [String: String] = [:]
+        ) -> HTTPResponse {
+            var headers = ["host": CompanionRouterTests.host]
+            if authorized { headers["authorization"] = "Bearer \(token)" }
+            headers.merge(extra) { $1 }
+            return router.respond(to: HTTPRequest(method: method, path: path, headers: headers, query: query, body: Array(body.utf8)))
+        }
+    }
+
+    static func json(_ response: HTTPResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.bytes))) as? [String: Any] ?? [:]
+    }
+
+    @Test func everyRequestOfTheAPINeedsASession() throws {
+        let setup = try Setup()
+        for (method, path) in [
+            ("GET", "/api/status"), ("GET", "/api/events"), ("POST", "/api/request"), ("POST", "/api/place"), ("POST", "/api/route"),
+            ("GET", "/api/trail.gpx"), ("GET", "/api/map"), ("GET", "/tiles/1/0/0"),
+        ] {
+            let response = setup.request(method, path, body: #"{"cmd":"clear"}"#, authorized: false)
+            #expect(response.status == 401, "\(method) \(path)")
+            #expect(Self.json(response)["error"] as? String != nil)
+            let forged = setup.request(method, path, authorized: false, headers: ["authorization": "Bearer " + String(repeating: "a", count: 64)])
+            #expect(forged.status == 401, "a made-up token: \(method) \(path)")
+        }
+        #expect(setup.link.sent.isEmpty, "nothing reached the daemon")
+        // The page itself needs none: it says how to pair.
+        #expect(setup.request("GET", "/", authorized: false).status == 200)
+    }
+
+    @Test func arevokedOrExpiredSessionEnds() throws {
+        let setup = try Setup()
+        #expect(setup.request("GET", "/api/map").status == 200)
+        setup.advance(31 * 86_400)
+        #expect(setup.request("GET", "/api/map").status == 401, "30 days later")
+        let other = try setup.book.makeSession(kind: "phone", name: nil, now: 1_000_000 + 31 * 86_400, days: 30)
+        #expect(try setup.book.revoke(id: other.id))
+        #expect(try !setup.book.revoke(id: other.id), "gone already")
+        #expect(try !setup.book.revoke(id: "../../x"), "not an id")
+    }
+
+    @Test func thePageAndTheAPICarryTheirProtections() throws {
+        let setup = try Setup()
+        let page = setup.request("GET", "/", authorized: false)
+        #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+        #expect(page.header("X-Frame-Options") == "DENY" && page.header("X-Content-Type-Options") == "nosniff")
+        #expect(page.header("Referrer-Policy") == "no-referrer")
+        #expect(setup.request("GET", "/api/map").header("Cache-Control") == "no-store")
+        #expect(setup.request("GET", "/nope", authorized: false).status == 404)
+        #expect(setup.request("POST", "/", authorized: false).status == 405)
+    }
+
+    @Test func requestsAreRelayedCheckedAndTheirRefusalsKept() throws {
+        let link = FakeDaemonLink(replies: [
+            "go": [#"{"class":"ERROR","code":"not-found","message":"no place named Home"}"#],
+            "recent": [#"{"class":"RECENT","destinations":[]}"#],
+        ])
+        let setup = try Setup(link: link)
+        var response = setup.request("POST", "/api/request", body: #"{"cmd":"recent"}"#)
+        #expect(response.status == 200 && String(decoding: response.bytes, as: UTF8.self) == #"{"class":"RECENT","destinations":[]}"#)
+        response = setup.request("POST", "/api/request", body: #"{"cmd":"go","place":"Home"}"#)
+        #expect(response.status == 422 && Self.json(response)["message"] as? String == "no place named Home")
+        // Checked here as the daemon checks it: a bad request never reaches the socket.
+        response = setup.request("POST", "/api/request", body: #"{"cmd":"go","lat":91,"lon":0}"#)
+        #expect(response.status == 400 && Self.json(response)["class"] as? String == "ERROR")
+        response = setup.request("POST", "/api/request", body: #"{"cmd":"watch"}"#)
+        #expect(response.status == 400)
+        response = setup.request("POST", "/api/request", body: "{" + String(repeating: " ", count: 70_000) + "}")
+        #expect(response.status == 413)
+        #expect(link.sent == [.recent, .goPlace("Home")])
+        // A foreign page may not post, even with the session.
+        response = setup.request("POST", "/api/request", body: #"{"cmd":"clear"}"#, headers: ["origin": "http://evil.example"])
+        #expect(response.status == 403)
+        response = setup.request("GET", "/api/status", headers: ["host": "evil.example:8740"])
+        #expect(response.status == 421)
+        #expect(link.sent.count == 2)
+    }
+
+    @Test func aDaemonThatDoesNotAnswerIsSaid() throws {
+        let setup = try Setup(link: FakeDaemonLink(reachable: false))
+        let response = setup.request("GET", "/api/status")
+        #expect(response.status == 502)
+        #expect((Self.json(response)["error"] as? String)?.contains("does not answer") == true)
+    }
+
+    @Test func theBoxSetsALinkAsTheDestination() throws {
+        let link = FakeDaemonLink(replies: ["status": [#"{"class":"STATUS","state":"guiding","distance":1234.5,"bearing":44}"#]])
+        let setup = try Setup(link: link)
+        let text = "Meet me here: https://www.google.com/maps/place/Eiffel+Tower/@48.85837,2.2922926,17z/data=!3m1!4b1!4m6!3m5!1s0x0:0x0!8m2!3d48.8583701!4d2.2944813 see you"
+        let response = setup.request("POST", "/api/place", body: "{\"text\":\(JSONString(text))}")
+        let json = Self.json(response)
+        #expect(response.status == 200, "\(json)")
+        #expect(json["result"] as? String == "set" && json["name"] as? String == "Eiffel Tower")
+        #expect(json["said"] as? String == "Guiding to Eiffel Tower, 1.23 km to the northeast")
+        #expect(link.sent.first == .go(latitude: 48.8583701, longitude: 2.2944813, name: "Eiffel Tower"))
+    }
+
+    @Test func theBoxCompletesAShortPlusCodeNearTheFix() throws {
+        let link = FakeDaemonLink(replies: ["status": [#"{"class":"STATUS","state":"idle","fix":{"lat":48.85,"lon":2.29,"mode":3}}"#]])
+        let setup = try Setup(link: link)
+        let response = setup.request("POST", "/api/place", body: #"{"text":"V75V+8Q"}"#)
+        #expect(response.status == 200, "\(Self.json(response))")
+        // 8FW4V75V+8Q's centre, from PyPI's openlocationcode (LocationParserTests).
+        guard case .go(let latitude, let longitude, nil)? = link.sent.dropFirst().first else {
+            Issue.record("no go: \(link.sent)")
+            return
+        }
+        #expect(abs(latitude - 48.8583125) < 1e-9 && abs(longitude - 2.2944375) < 1e-9)
+        // Without a fix it says what to do.
+        let noFix = try Setup(link: FakeDaemonLink(replies: ["status": [#"{"class":"STATUS","state":"no-fix","fix":null}"#]]))
+        let refused = noFix.request("POST", "/api/place", body: #"{"text":"V75V+8Q"}"#)
+        #expect(refused.status == 422 && (Self.json(refused)["error"] as? String)?.contains("full code") == true)
+    }
+
+    @Test func wordsAreSearchedAndRefusalsSaid() throws {
+        let search = #"{"class":"SEARCH","map":"monaco.osm.pbf","results":[{"bearing_deg":12.4,"distance_m":484.2,"kind":"bakery","lat":43.74,"lon":7.42}]}"#
+        let setup = try Setup(link: FakeDaemonLink(replies: ["search": [search]]))
+        var response = setup.request("POST", "/api/place", body: #"{"text":"bakery"}"#)
+        var json = Self.json(response)
+        #expect(response.status == 200 && json["result"] as? String == "search" && json["said"] as? String == "1 place found for bakery")
+        #expect(((json["search"] as? [String: Any])?["results"] as? [Any])?.count == 1)
+        #expect(setup.link.sent == [.search("bakery", latitude: nil, longitude: nil, limit: 10)])
+        response = setup.request("POST", "/api/place", body: #"{"text":"https://maps.app.goo.gl/abc123"}"#)
+        json = Self.json(response)
+        #expect(response.status == 422 && (json["error"] as? String)?.contains("short link") == true, "\(json)")
+        #expect(setup.request("POST", "/api/place", body: #"{"words":"x"}"#).status == 400)
+    }
+
+    @Test func aGPXUploadBecomesTheRoute() throws {
+        let setup = try Setup(link: FakeDaemonLink(replies: ["route": [#"{"class":"ROUTE","route":{"count":2,"finished":false,"name":"Loop","remaining":100,"target":{"lat":46.1,"lon":14.1,"name":null},"waypoint":1}}"#]]))
+        let gpx = """
+            <?xml version="1.0"?><gpx version="1.1" creator="hand" xmlns="http://www.topografix.com/GPX/1/1">
+            <rte><name>Loop</name><rtept lat="46.1" lon="14.1"/><rtept lat="46.2" lon="14.2"><name>Hut</name></rtept></rte></gpx>
+            """
+        let response = setup.request("POST", "/api/route", body: gpx)
+        let json = Self.json(response)
+        #expect(response.status == 200 && json["said"] as? String == "Route loaded from the route \"Loop\" 2 points", "\(json)")
+        guard case .route(.load(let name, let waypoints))? = setup.link.sent.first else {
+            Issue.record("no route load: \(setup.link.sent)")
+            return
+        }
+        #expect(name == "Loop" && waypoints.map(\.name) == [nil, "Hut"] && waypoints.map(\.latitude) == [46.1, 46.2])
+        #expect(setup.request("POST", "/api/route", body: "<html></html>").status == 422)
+    }
+
+    @Test func theTrailIsDownloadedPageByPage() throws {
+        let pages = [
+            #"{"class":"TRACK","next":"c1","points":[{"lat":48.1,"lon":2.1,"seg":true,"t":1796307322},{"lat":48.2,"lon":2.2,"seg":false,"t":1796307382}]}"#,
+            #"{"class":"TRACK","next":null,"points":[{"lat":48.3,"lon":2.3,"seg":true,"t":1796307442}]}"#,
+        ]
+        let setup = try Setup(link: FakeDaemonLink(replies: ["track": pages]))
+        let response = setup.request("GET", "/api/trail.gpx")
+        let text = String(decoding: response.bytes, as: UTF8.self)
+        #expect(response.status == 200 && response.header("Content-Disposition") == "attachment; filename=\"trail.gpx\"")
+        #expect(text.components(separatedBy: "<trkseg>").count == 3, "two segments: \(text)")
+        #expect(text.components(separatedBy: "<trkpt").count == 4)
+        #expect(setup.link.sent == [.track(.export(since: nil, until: nil, cursor: nil)), .track(.export(since: nil, until: nil, cursor: "c1"))])
+    }
+
+    @Test func aPairingLinkWorksOnceAndGuessesAreThrottled() throws {
+        let setup = try Setup()
+        let token = try setup.book.makePairing(now: 1_000_000)
+        let first = setup.request("GET", "/pair", query: ["token": token], authorized: false)
+        #expect(first.status == 303 && first.header("Location") == "/")
+        let cookie = try #require(first.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Max-Age=2592000"))
+        let second = setup.request("GET", "/pair", query: ["token": token], authorized: false)
+        #expect(second.status == 403 && second.header("Set-Cookie") == nil)
+        // The cookie opens the API.
+        let session = String(cookie.split(separator: ";")[0].split(separator: "=")[1])
+        let opened = setup.router.respond(to: HTTPRequest(
+            method: "GET", path: "/api/map", headers: ["host": Self.host], cookies: [CompanionRouter.cookieName: session]))
+        #expect(opened.status == 200)
+
+        // An old link is refused.
+        let old = try setup.book.makePairing(now: 1_000_000)
+        setup.advance(SessionBook.pairingSeconds + 1)
+        #expect(setup.request("GET", "/pair", query: ["token": old], authorized: false).status == 403)
+
+        // Ten wrong tokens (with the two above: more than enough), then even a right one waits.
+        for _ in 0..<PairingThrottle.maximumFailures {
+            _ = setup.request("GET", "/pair", query: ["token": String(repeating: "0", count: 64)], authorized: false)
+        }
+        let right = try setup.book.makePairing(now: 1_000_000 + SessionBook.pairingSeconds + 1)
+        let throttled = setup.request("GET", "/pair", query: ["token": right], authorized: false)
+        #expect(throttled.status == 429 && throttled.header("Retry-After") == "60")
+        setup.advance(PairingThrottle.lockSeconds)
+        #expect(setup.request("GET", "/pair", query: ["token": right], authorized: false).status == 303, "a minute later")
+    }
+}
+
+/// Seconds that move only when told.
+final class TestClock: Sendable {
+    private let seconds = Mutex(1_000_000.0)
+    var now: Double { seconds.withLock { $0 } }
+    func advance(_ by: Double) { seconds.withLock { $0 += by } }
+}
+
+/// `text` as a JSON string.
+func JSONString(_ text: String) -> String {
+    String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]), as: UTF8.self)
+        .dropFirst().dropLast().description
+}

@@ -1,0 +1,826 @@
+#!/usr/bin/env python3
+"""Real-browser tests of waypoint-web's phone page (headless Chromium at a phone's size).
+
+Run by the Swift test WebTests against a running `waypointd --simulate` and `waypoint-web`:
+
+    browser_test.py --base http://127.0.0.1:PORT --pair-url URL --socket /path/control.sock \
+                    --screenshots DIR --gpx FILE
+
+Prints one line per check, `ok: ...` or `FAIL: ...`, then a summary line, and exits 1 when any
+check failed (a missing module, browser or driver is a failure, never a silent skip).
+
+The pairing link is used once, so this script needs a fresh one. The daemon is asked for its
+STATUS directly on the control socket, so every check that the page changed something is
+checked against the daemon itself, not only against what the page shows.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import sys
+import tempfile
+import time
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+RESULTS = {"passed": 0, "failed": 0}
+
+
+def ok(message):
+    RESULTS["passed"] += 1
+    print("ok: " + message, flush=True)
+
+
+def fail(message):
+    RESULTS["failed"] += 1
+    print("FAIL: " + message, flush=True)
+
+
+def finish():
+    print("browser_test: %d passed, %d failed" % (RESULTS["passed"], RESULTS["failed"]), flush=True)
+    sys.exit(1 if RESULTS["failed"] else 0)
+
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        NoSuchElementException,
+        StaleElementReferenceException,
+        TimeoutException,
+        WebDriverException,
+    )
+    from selenium.webdriver.chrome.options import Options as ChromeOptions
+    from selenium.webdriver.chrome.service import Service as ChromeService
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError as error:  # pragma: no cover - reported, not skipped
+    fail("the Python module selenium is missing (%s): pip install selenium axe-selenium-python" % error)
+    finish()
+
+try:
+    from axe_selenium_python import Axe
+except ImportError as error:  # pragma: no cover - reported, not skipped
+    fail("the Python module axe_selenium_python is missing (%s): pip install axe-selenium-python" % error)
+    finish()
+
+
+# The phone: an iPhone 12-15 sized viewport.
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2}
+WAIT = 15  # seconds, the longest any single wait may take
+
+EIFFEL_LINK = ("https://www.google.com/maps/place/Eiffel+Tower/@48.8583701,2.2922926,17z/"
+               "data=!3m1!4b1!4m6!3m5!1s0x47e66e2964e34e2d:0x8ddca9ee380ef7e0!8m2!3d48.8583701!4d2.2944813")
+EIFFEL = (48.8583701, 2.2944813)
+LOUVRE_TEXT = "48.8606, 2.3376"
+LOUVRE = (48.8606, 2.3376)
+TOLERANCE = 1e-6
+
+# Roles that are controls and must have an accessible name.
+CONTROL_ROLES = {
+    "button", "link", "textbox", "combobox", "checkbox", "slider", "menuitem", "switch",
+    "listbox", "searchbox", "spinbutton", "radio",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The daemon's control socket
+
+
+def daemon_request(socket_path, request, want_class, timeout=5.0):
+    """Sends one request on a fresh connection and returns the first reply of class want_class
+    (the daemon greets with VERSION first)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(socket_path)
+        sock.sendall((json.dumps(request) + "\n").encode())
+        buffer = b""
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" not in buffer:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("no %s reply from the daemon in %.0f s" % (want_class, timeout))
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError("the daemon closed the connection before its %s reply" % want_class)
+                buffer += chunk
+            line, buffer = buffer.split(b"\n", 1)
+            if not line.strip():
+                continue
+            reply = json.loads(line)
+            if reply.get("class") == want_class:
+                return reply
+            if reply.get("class") == "ERROR":
+                raise RuntimeError("the daemon refused %s: %s" % (json.dumps(request), json.dumps(reply)))
+
+
+def daemon_status(socket_path):
+    return daemon_request(socket_path, {"cmd": "status"}, "STATUS")
+
+
+def destination_is(status, where):
+    destination = (status or {}).get("destination")
+    if not destination:
+        return False
+    return (abs(destination.get("lat", 999) - where[0]) <= TOLERANCE
+            and abs(destination.get("lon", 999) - where[1]) <= TOLERANCE)
+
+
+def wait_for_status(socket_path, predicate, timeout=WAIT):
+    """Polls the daemon's STATUS until predicate(status) holds; returns (held, last status)."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        try:
+            last = daemon_status(socket_path)
+            if predicate(last):
+                return True, last
+        except (OSError, ValueError, RuntimeError) as error:
+            last = {"error": str(error)}
+        if time.monotonic() > deadline:
+            return False, last
+        time.sleep(0.25)
+
+
+def short(status):
+    """The parts of a STATUS that matter in a failure message."""
+    if not isinstance(status, dict):
+        return repr(status)
+    keys = ("state", "destination", "route", "error")
+    return json.dumps({key: status.get(key) for key in keys if key in status})
+
+
+# ---------------------------------------------------------------------------------------------
+# The browser
+
+
+def find_program(*candidates):
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+        found = shutil.which(candidate) if candidate else None
+        if found:
+            return found
+    return None
+
+
+def start_browser(profile_dir):
+    chromium = find_program(os.environ.get("CHROMIUM"), "/usr/bin/chromium", "chromium",
+                            "chromium-browser", "google-chrome")
+    chromedriver = find_program(os.environ.get("CHROMEDRIVER"), "/usr/bin/chromedriver", "chromedriver")
+    if not chromium:
+        raise RuntimeError("no Chromium found (apt-get install chromium)")
+    if not chromedriver:
+        raise RuntimeError("no chromedriver found (apt-get install chromium-driver)")
+    options = ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                     "--disable-background-networking", "--disable-sync", "--lang=en-US",
+                     "--user-data-dir=" + profile_dir,
+                     "--window-size=%d,%d" % (PHONE["width"], PHONE["height"])):
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {
+        "width": PHONE["width"], "height": PHONE["height"],
+        "pixelRatio": float(PHONE["deviceScaleFactor"]), "touch": True}})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # Never let Selenium Manager fetch a driver or browser: use Debian's.
+    service = ChromeService(executable_path=chromedriver)
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(WAIT)
+    driver.set_script_timeout(WAIT)
+    return driver
+
+
+class Page:
+    """Helpers on the phone page."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.console = []
+
+    def wait(self, condition, timeout=WAIT):
+        """True once condition() is truthy, False after timeout seconds."""
+        try:
+            WebDriverWait(self.driver, timeout, poll_frequency=0.2,
+                          ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+                          ).until(lambda _driver: condition())
+            return True
+        except TimeoutException:
+            return False
+
+    def element(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def displayed(self, element_id):
+        try:
+            return self.element(element_id).is_displayed()
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+
+    def text(self, element_id):
+        try:
+            return self.driver.execute_script(
+                "var e = document.getElementById(arguments[0]); return e ? (e.innerText || e.textContent || '') : null;",
+                element_id)
+        except WebDriverException:
+            return None
+
+    def reveal(self, element):
+        """Opens every closed <details> around element and scrolls it to the middle of the screen."""
+        self.driver.execute_script(
+            "var e = arguments[0];"
+            "for (var p = e; p; p = p.parentElement) {"
+            "  if (p.tagName === 'DETAILS' && !p.open) p.open = true; }"
+            "e.scrollIntoView({block: 'center', inline: 'nearest'});", element)
+        self.settle()
+
+    def settle(self):
+        """Waits for two animation frames, so styles and layout are up to date."""
+        self.driver.execute_async_script(
+            "var done = arguments[arguments.length - 1];"
+            "requestAnimationFrame(function () { requestAnimationFrame(function () { done(true); }); });")
+
+    def click(self, element):
+        """Clicks like a finger; if something covers the element, says what and clicks by script."""
+        self.reveal(element)
+        try:
+            element.click()
+            return None
+        except ElementClickInterceptedException as error:
+            self.driver.execute_script("arguments[0].click();", element)
+            return str(error).splitlines()[0]
+
+    def submit_box(self, text):
+        """Types (or pastes) text into the one box and presses Enter."""
+        box = self.element("box")
+        self.reveal(box)
+        box.clear()
+        self.driver.execute_script(
+            "var b = arguments[0]; b.value = ''; b.dispatchEvent(new Event('input', {bubbles: true}));", box)
+        box.send_keys(text)
+        box.send_keys(Keys.ENTER)
+
+    def install_observer(self):
+        """Records every text the live regions are given (the page may overwrite them soon after)."""
+        return self.driver.execute_script(
+            "if (!window.__wpLive) {"
+            "  window.__wpLive = [];"
+            "  ['status-region', 'alert-region'].forEach(function (id) {"
+            "    var e = document.getElementById(id); if (!e) return;"
+            "    var record = function () { window.__wpLive.push({id: id, text: e.textContent || ''}); };"
+            "    new MutationObserver(record).observe(e, {childList: true, characterData: true, subtree: true});"
+            "  });"
+            "}"
+            "return window.__wpLive.length;")
+
+    def live_texts(self, since=0, region=None):
+        entries = self.driver.execute_script("return (window.__wpLive || []).slice(arguments[0]);", since) or []
+        return [entry["text"] for entry in entries if region is None or entry["id"] == region]
+
+    def collect_console(self):
+        try:
+            self.console.extend(self.driver.get_log("browser"))
+        except WebDriverException:
+            pass
+
+    def screenshot(self, directory, name, check_name):
+        path = os.path.join(directory, name)
+        self.settle()
+        saved = self.driver.save_screenshot(path)
+        if not saved or not os.path.isfile(path) or os.path.getsize(path) < 100:
+            fail("%s: the screenshot %s could not be saved" % (check_name, path))
+            return False
+        with open(path, "rb") as png:
+            header = png.read(24)
+        width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+        ok("%s: %s saved (%d×%d px)" % (check_name, path, width, height))
+        return True
+
+    def set_viewport(self, width, height, scale):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": scale, "mobile": True})
+        self.settle()
+
+
+def axe_check(page, screen):
+    """(h) axe-core finds nothing serious or critical on this screen."""
+    try:
+        axe = Axe(page.driver)
+        axe.inject()
+        results = axe.run()
+    except WebDriverException as error:
+        fail("(h) axe on the %s screen could not run: %s" % (screen, str(error).splitlines()[0]))
+        return
+    violations = results.get("violations", [])
+    bad = [v for v in violations if v.get("impact") in ("serious", "critical")]
+    if not bad:
+        minor = ", ".join(sorted("%s (%s)" % (v["id"], v.get("impact")) for v in violations)) or "none"
+        ok("(h) axe on the %s screen: no serious or critical violation (minor ones: %s)" % (screen, minor))
+        return
+    for violation in bad:
+        targets = []
+        for node in violation.get("nodes", []):
+            target = node.get("target")
+            targets.append(" ".join(t if isinstance(t, str) else json.dumps(t) for t in (target or [])))
+            summary = (node.get("failureSummary") or "").replace("\n", " ")
+            if summary:
+                targets[-1] += " [%s]" % summary[:160]
+        fail("(h) axe on the %s screen: %s, impact %s: %s; nodes: %s" % (
+            screen, violation.get("id"), violation.get("impact"), violation.get("help", ""),
+            "; ".join(targets)))
+
+
+def describe_backend_node(driver, backend_id):
+    try:
+        node = driver.execute_cdp_cmd("DOM.describeNode", {"backendNodeId": backend_id})["node"]
+    except (WebDriverException, KeyError, TypeError):
+        return "backend node %s" % backend_id
+    attributes = node.get("attributes") or []
+    pairs = dict(zip(attributes[0::2], attributes[1::2]))
+    text = node.get("localName") or node.get("nodeName", "?").lower()
+    if pairs.get("id"):
+        text += "#" + pairs["id"]
+    if pairs.get("class"):
+        text += "." + ".".join(pairs["class"].split())
+    for key in ("type", "role", "href", "title"):
+        if key in pairs:
+            text += "[%s=%r]" % (key, pairs[key][:60])
+    return text
+
+
+def ax_names_check(page, screen):
+    """(i) Every control in the accessibility tree has a name."""
+    driver = page.driver
+    try:
+        driver.execute_cdp_cmd("Accessibility.enable", {})
+        nodes = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {}).get("nodes", [])
+    except WebDriverException as error:
+        fail("(i) the accessibility tree of the %s screen could not be read: %s" % (screen, str(error).splitlines()[0]))
+        return
+    controls, unnamed = 0, []
+    for node in nodes:
+        if node.get("ignored"):
+            continue
+        role = str((node.get("role") or {}).get("value") or "").lower()
+        if role not in CONTROL_ROLES:
+            continue
+        properties = {p.get("name"): (p.get("value") or {}).get("value") for p in node.get("properties") or []}
+        if properties.get("hidden") is True:
+            continue
+        controls += 1
+        name = str((node.get("name") or {}).get("value") or "").strip()
+        if not name:
+            unnamed.append("%s %s" % (role, describe_backend_node(driver, node.get("backendDOMNodeId"))))
+    if controls == 0:
+        fail("(i) the accessibility tree of the %s screen has no control at all (%d nodes)" % (screen, len(nodes)))
+    elif unnamed:
+        fail("(i) on the %s screen %d of %d controls have no accessible name: %s" % (
+            screen, len(unnamed), controls, "; ".join(unnamed)))
+    else:
+        ok("(i) on the %s screen all %d controls in the accessibility tree have a name" % (screen, controls))
+
+
+# ---------------------------------------------------------------------------------------------
+# The checks, in order. Each returns True when the checks after it may rely on it.
+
+
+def offset_point(lat, lon, meters, bearing_degrees):
+    b = math.radians(bearing_degrees)
+    return (lat + meters * math.cos(b) / 111320.0,
+            lon + meters * math.sin(b) / (111320.0 * math.cos(math.radians(lat))))
+
+
+class Run:
+    def __init__(self, args, driver):
+        self.args = args
+        self.page = Page(driver)
+        self.driver = driver
+        self.paired = False
+
+    def check_not_paired(self):
+        """(a) Before pairing, / shows the not-paired notice."""
+        page = self.page
+        self.driver.get(self.args.base.rstrip("/") + "/")
+        if page.wait(lambda: page.displayed("not-paired")):
+            ok("(a) before pairing, / shows #not-paired: %r" % (page.text("not-paired") or "").strip()[:120])
+        else:
+            fail("(a) before pairing, #not-paired is not visible on / within %d s" % WAIT)
+        page.settle()
+        axe_check(page, "not paired")
+        ax_names_check(page, "not paired")
+        page.collect_console()
+
+    def check_pairing(self):
+        """(b) The pairing link lands on /, hides the notice and sets an HttpOnly, Strict cookie."""
+        page, driver = self.page, self.driver
+        pair = urllib.parse.urlsplit(self.args.pair_url)
+        driver.get(self.args.pair_url)
+        landed = lambda: urllib.parse.urlsplit(driver.current_url)
+        if page.wait(lambda: landed().path == "/" and landed().netloc == pair.netloc):
+            if landed().query:
+                fail("(b) after pairing the address still has a query (the token?): %s" % driver.current_url)
+            else:
+                ok("(b) the pairing link lands on %s" % driver.current_url)
+        else:
+            fail("(b) the pairing link did not land on / within %d s (at %s)" % (WAIT, driver.current_url))
+            return False
+        if page.wait(lambda: not page.displayed("not-paired")):
+            ok("(b) after pairing, #not-paired is hidden")
+        else:
+            fail("(b) after pairing, #not-paired is still visible: %r" % (page.text("not-paired") or "")[:120])
+            return False
+        cookies = driver.get_cookies()
+        session = [c for c in cookies if c.get("httpOnly") and c.get("sameSite") == "Strict"]
+        weak = [c for c in cookies if not (c.get("httpOnly") and c.get("sameSite") == "Strict")]
+        visible = driver.execute_script("return document.cookie;") or ""
+        if not session:
+            fail("(b) no cookie is HttpOnly with SameSite=Strict; the cookies: %s" % json.dumps(
+                [{k: c.get(k) for k in ("name", "httpOnly", "sameSite", "path")} for c in cookies]))
+            return False
+        if weak:
+            fail("(b) cookies without HttpOnly and SameSite=Strict: %s" % json.dumps(
+                [{k: c.get(k) for k in ("name", "httpOnly", "sameSite")} for c in weak]))
+        leaked = [c["name"] for c in session if c["name"] + "=" in visible or (c.get("value") and c["value"] in visible)]
+        if leaked:
+            fail("(b) document.cookie shows the session cookie %s: %r" % (", ".join(leaked), visible))
+        else:
+            ok("(b) the session cookie %s is HttpOnly and SameSite=Strict, and document.cookie (%r) does not show it"
+               % (", ".join(c["name"] for c in session), visible))
+        return True
+
+    def check_first_field(self):
+        """(j) #box is the first text field of the page."""
+        fields = self.driver.execute_script(
+            "return Array.prototype.filter.call(document.querySelectorAll('input, textarea'), function (e) {"
+            "  return e.tagName === 'TEXTAREA' || ['text', 'search', 'url'].indexOf(e.type) >= 0;"
+            "}).map(function (e) { return e.id || e.name || e.outerHTML.slice(0, 80); });")
+        if fields and fields[0] == "box":
+            ok("(j) #box is the first text field of the page (of %d: %s)" % (len(fields), ", ".join(fields)))
+        else:
+            fail("(j) #box is not the first text field; in document order: %s" % (", ".join(fields or []) or "none"))
+
+    def check_compass_moves(self):
+        """(c) #heading-text changes while the simulated wearer turns.
+
+        The simulated wearer only turns on the spot while there is a destination (standing still
+        when idle), so a destination a quarter turn to the right of them is set on the socket
+        first: they then turn for about 3 s at 30°/s."""
+        page, socket_path = self.page, self.args.socket
+        try:
+            status = daemon_status(socket_path)
+            fix = status.get("fix") or {}
+            heading = (status.get("heading") or {}).get("true")
+            if fix.get("lat") is not None and fix.get("lon") is not None:
+                target = offset_point(fix["lat"], fix["lon"], 300, (heading or 0) + 90)
+            else:
+                target = (48.8530, 2.3499)
+            daemon_request(socket_path, {"cmd": "go", "lat": round(target[0], 7), "lon": round(target[1], 7)}, "OK")
+        except (OSError, ValueError, RuntimeError) as error:
+            fail("(c) could not set a destination on the daemon's socket to make the wearer turn: %s" % error)
+        if not page.displayed("compass"):
+            fail("(c) #compass is not visible")
+        seen = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            text = (page.text("heading-text") or "").strip()
+            if text and text not in seen:
+                seen.append(text)
+            if len(seen) >= 2:
+                break
+            time.sleep(0.25)
+        if len(seen) >= 2:
+            ok("(c) the compass moves: #heading-text went %s" % " → ".join(repr(s) for s in seen))
+        else:
+            fail("(c) #heading-text did not change within 10 s (saw %s)" % (", ".join(repr(s) for s in seen) or "nothing"))
+        page.collect_console()
+
+    def check_link_destination(self):
+        """(d) A Google Maps link pasted into the box sets the destination."""
+        page = self.page
+        start = page.install_observer()
+        page.submit_box(EIFFEL_LINK)
+        held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, EIFFEL))
+        if held:
+            ok("(d) the Google Maps link set the daemon's destination to %s" % json.dumps(status["destination"]))
+        else:
+            fail("(d) after the Google Maps link, the daemon's destination is not %s within %d s: %s"
+                 % (EIFFEL, WAIT, short(status)))
+        mentions = lambda: [t for t in page.live_texts(start, "status-region") + [page.text("status-region") or ""]
+                            if "eiffel" in t.lower()]
+        if page.wait(lambda: mentions()):
+            ok("(d) #status-region said %r" % mentions()[0].strip()[:160])
+        else:
+            fail("(d) #status-region never mentioned the Eiffel Tower; it said: %s" % (
+                " | ".join(t.strip() for t in page.live_texts(start, "status-region")) or repr(page.text("status-region"))))
+        page.collect_console()
+        return held
+
+    def find_recent_eiffel(self):
+        recent = self.page.element("recent-list")
+        self.page.reveal(recent)
+        for candidate in recent.find_elements(By.CSS_SELECTOR, "button, [role=button], a[href]"):
+            name = (candidate.accessible_name or candidate.text or candidate.get_attribute("aria-label") or "").strip()
+            if "eiffel" in name.lower() and not re.search(r"\b(remove|delete|forget|rename|edit|save)\b", name, re.I):
+                return candidate, name
+        return None
+
+    def check_recent(self):
+        """(e) A recent destination chosen from the list guides there again."""
+        page = self.page
+        page.submit_box(LOUVRE_TEXT)
+        held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, LOUVRE))
+        if held:
+            ok("(e) typing %r set the daemon's destination to %s" % (LOUVRE_TEXT, json.dumps(status["destination"])))
+        else:
+            fail("(e) typing %r did not set the daemon's destination within %d s: %s" % (LOUVRE_TEXT, WAIT, short(status)))
+            return
+        found = None
+        if page.wait(lambda: self.find_recent_eiffel()):
+            found = self.find_recent_eiffel()
+        if not found:
+            names = []
+            try:
+                names = [(b.accessible_name or b.text or "").strip()
+                         for b in page.element("recent-list").find_elements(By.CSS_SELECTOR, "button, [role=button], a[href]")]
+            except (NoSuchElementException, WebDriverException):
+                pass
+            fail("(e) no button in #recent-list names the Eiffel Tower within %d s; its buttons: %s" % (WAIT, names))
+            return
+        button, name = found
+        covered = page.click(button)
+        held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, EIFFEL))
+        if held:
+            ok("(e) the recent button %r guides to the Eiffel Tower again%s" % (
+                name, " (clicked by script: %s)" % covered if covered else ""))
+        else:
+            fail("(e) after the recent button %r, the daemon's destination is not %s within %d s: %s"
+                 % (name, EIFFEL, WAIT, short(status)))
+        page.collect_console()
+
+    def main_screen(self):
+        """main.png while guiding with the compass on screen; axe and names on the main screen."""
+        page = self.page
+        held, status = wait_for_status(self.args.socket, lambda s: s.get("state") == "guiding")
+        if not held:
+            fail("(k) the daemon is not guiding before main.png within %d s: %s" % (WAIT, short(status)))
+        self.driver.execute_script("window.scrollTo(0, 0);")
+        in_view = self.driver.execute_script(
+            "var c = document.getElementById('compass'); if (!c) return false;"
+            "var r = c.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;")
+        if not in_view:
+            try:
+                page.reveal(page.element("compass"))
+            except NoSuchElementException:
+                pass
+        if page.displayed("compass"):
+            page.screenshot(self.args.screenshots, "main.png", "(k) main screen, guiding")
+        else:
+            fail("(k) #compass is not visible on the main screen")
+        axe_check(page, "main")
+        ax_names_check(page, "main")
+        page.collect_console()
+
+    def places_screen(self):
+        page = self.page
+        try:
+            places = page.element("places-list")
+            page.reveal(places)
+            recent = page.element("recent-list")
+            page.reveal(recent)
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", recent)
+        except NoSuchElementException as error:
+            fail("(k) no #recent-list or #places-list: %s" % str(error).splitlines()[0])
+            return
+        page.screenshot(self.args.screenshots, "places.png", "(k) recent destinations and places")
+
+    def gpx_route_name(self):
+        try:
+            root = ET.parse(self.args.gpx).getroot()
+        except (ET.ParseError, OSError):
+            return None
+        for element in root.iter():
+            if element.tag.rsplit("}", 1)[-1] == "name" and (element.text or "").strip():
+                return element.text.strip()
+        return None
+
+    def check_route_upload(self):
+        """(f) A GPX file uploaded from the page becomes the daemon's route."""
+        page = self.page
+        path = os.path.abspath(self.args.gpx)
+        if not os.path.isfile(path):
+            fail("(f) the GPX file %s does not exist" % path)
+            return
+        try:
+            chooser = page.element("route-file")
+            self.driver.execute_script(
+                "for (var p = arguments[0]; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;", chooser)
+            chooser.send_keys(path)
+            covered = page.click(page.element("route-upload"))
+        except (NoSuchElementException, WebDriverException) as error:
+            fail("(f) could not choose and upload the GPX file: %s" % str(error).splitlines()[0])
+            return
+        held, status = wait_for_status(self.args.socket, lambda s: s.get("route") is not None)
+        if not held:
+            fail("(f) after uploading %s, the daemon's route is still null within %d s: %s" % (path, WAIT, short(status)))
+            return
+        route = status["route"]
+        ok("(f) the uploaded GPX is the daemon's route: %s%s" % (
+            json.dumps(route), " (clicked by script: %s)" % covered if covered else ""))
+        name = (route.get("name") or self.gpx_route_name() or "").strip()
+        if name:
+            mentions = lambda: name.lower() in (page.text("route-text") or "").lower()
+            wanted = "the route's name %r" % name
+        else:
+            mentions = lambda: str(route.get("count")) in (page.text("route-text") or "")
+            wanted = "its %s waypoints" % route.get("count")
+        if page.wait(mentions):
+            ok("(f) #route-text mentions %s: %r" % (wanted, (page.text("route-text") or "").strip()[:160]))
+        else:
+            fail("(f) #route-text does not mention %s within %d s: %r" % (wanted, WAIT, page.text("route-text")))
+        page.collect_console()
+
+    def check_trail_download(self):
+        """(g) The trail downloads as GPX with the browser's session, and the link points there."""
+        page = self.page
+        reply = self.driver.execute_async_script(
+            "var done = arguments[arguments.length - 1];"
+            "fetch('/api/trail.gpx', {credentials: 'same-origin'}).then(function (r) {"
+            "  return r.text().then(function (t) { done({status: r.status, text: t,"
+            "    type: r.headers.get('content-type'), disposition: r.headers.get('content-disposition')}); });"
+            "}).catch(function (e) { done({error: String(e)}); });")
+        if reply.get("error") or reply.get("status") != 200:
+            fail("(g) GET /api/trail.gpx with the page's session: %s" % json.dumps(reply)[:300])
+        else:
+            try:
+                root = ET.fromstring(reply["text"].encode("utf-8"))
+                local = root.tag.rsplit("}", 1)[-1]
+                if local == "gpx":
+                    points = sum(1 for e in root.iter() if e.tag.rsplit("}", 1)[-1] == "trkpt")
+                    ok("(g) /api/trail.gpx is GPX (%d bytes, %d track points, %s, %s)" % (
+                        len(reply["text"]), points, reply.get("type"), reply.get("disposition")))
+                else:
+                    fail("(g) /api/trail.gpx's root element is <%s>, not <gpx>" % root.tag)
+            except ET.ParseError as error:
+                fail("(g) /api/trail.gpx is not XML (%s): %r" % (error, reply["text"][:200]))
+        try:
+            link = page.element("trail-download")
+            href = link.get_attribute("href") or ""
+            if href.endswith("/api/trail.gpx"):
+                ok("(g) #trail-download links to %s" % href)
+            else:
+                fail("(g) #trail-download's href %r does not end with /api/trail.gpx" % href)
+        except NoSuchElementException:
+            fail("(g) there is no #trail-download link")
+
+    def search_screen(self):
+        """The box with words: results, or (with no map imported) a message saying why not."""
+        page = self.page
+        start = page.install_observer()
+        page.submit_box("bakery")
+        answer = {}
+
+        def answered():
+            results = (page.text("results") or "").strip()
+            if results and page.displayed("results"):
+                answer["what"] = "#results: %r" % results[:120]
+                return True
+            for text in page.live_texts(start):
+                if re.search(r"bakery|bakeries|map|search|found|place", text, re.I):
+                    answer["what"] = "a live region: %r" % text.strip()[:120]
+                    return True
+            return False
+
+        if page.wait(answered):
+            ok("(h) searching for 'bakery' shows %s" % answer["what"])
+        else:
+            fail("(h) searching for 'bakery' showed nothing in #results or the live regions within %d s" % WAIT)
+        self.driver.execute_script("window.scrollTo(0, 0);")
+        try:
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", page.element("box"))
+        except NoSuchElementException:
+            pass
+        page.screenshot(self.args.screenshots, "search.png", "(k) search")
+        axe_check(page, "search")
+        ax_names_check(page, "search")
+        page.collect_console()
+
+    def zoom_screen(self):
+        """200 % zoom: the same phone with a 195 CSS px wide viewport."""
+        page = self.page
+        page.set_viewport(PHONE["width"] // 2, PHONE["height"] // 2, PHONE["deviceScaleFactor"] * 2)
+        try:
+            self.driver.execute_script("window.scrollTo(0, 0);")
+            axe_check(page, "200 % zoom")
+            overflow = self.driver.execute_script(
+                "var d = document.documentElement; return [d.scrollWidth, d.clientWidth];")
+            if overflow[0] <= overflow[1] + 1:
+                ok("(h) at 200 %% zoom the page reflows without scrolling sideways (%d px wide)" % overflow[1])
+            else:
+                fail("(h) at 200 %% zoom the page scrolls sideways: %d px of content in %d px" % tuple(overflow))
+            page.screenshot(self.args.screenshots, "zoom200.png", "(k) 200 % zoom")
+        finally:
+            page.set_viewport(PHONE["width"], PHONE["height"], PHONE["deviceScaleFactor"])
+        page.collect_console()
+
+    def dark_screen(self):
+        page = self.page
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "media": "", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        page.settle()
+        dark = self.driver.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches;")
+        if not dark:
+            fail("(h) the browser does not report prefers-color-scheme: dark")
+        background = self.driver.execute_script(
+            "return getComputedStyle(document.body).backgroundColor + ' / ' + getComputedStyle(document.documentElement).backgroundColor;")
+        self.driver.execute_script("window.scrollTo(0, 0);")
+        axe_check(page, "dark mode (background %s)" % background)
+        page.screenshot(self.args.screenshots, "dark.png", "(k) dark mode")
+        page.collect_console()
+
+    def check_console(self):
+        """The page broke no Content-Security-Policy rule and threw no uncaught error."""
+        self.page.collect_console()
+        bad = [entry.get("message", "") for entry in self.page.console
+               if re.search(r"Content[ -]Security[ -]Policy|Uncaught", entry.get("message", ""), re.I)]
+        if bad:
+            for message in bad[:10]:
+                fail("(l) the browser console: %s" % message[:300])
+        else:
+            ok("(l) no Content-Security-Policy violation or uncaught error in the console (%d messages)" % len(self.page.console))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="waypoint-web's address, e.g. http://127.0.0.1:8740")
+    parser.add_argument("--pair-url", required=True, help="a fresh pairing link")
+    parser.add_argument("--socket", required=True, help="the daemon's control socket")
+    parser.add_argument("--screenshots", required=True, help="the directory for the screenshots")
+    parser.add_argument("--gpx", required=True, help="a GPX route to upload")
+    args = parser.parse_args()
+    os.makedirs(args.screenshots, exist_ok=True)
+
+    try:
+        daemon_status(args.socket)
+        ok("the daemon answers status on %s" % args.socket)
+    except (OSError, ValueError, RuntimeError) as error:
+        fail("the daemon does not answer status on %s: %s" % (args.socket, error))
+
+    profile = tempfile.mkdtemp(prefix="waypoint-web-chromium-")
+    driver = None
+    try:
+        try:
+            driver = start_browser(profile)
+        except (RuntimeError, WebDriverException) as error:
+            fail("could not start headless Chromium: %s" % str(error).splitlines()[0])
+            return
+        run = Run(args, driver)
+        steps = [
+            ("(a) not paired", run.check_not_paired, False),
+            ("(b) pairing", run.check_pairing, True),
+            ("(j) first field", run.check_first_field, False),
+            ("(c) compass", run.check_compass_moves, False),
+            ("(d) link", run.check_link_destination, False),
+            ("(e) recent", run.check_recent, False),
+            ("main screen", run.main_screen, False),
+            ("places screen", run.places_screen, False),
+            ("(f) route upload", run.check_route_upload, False),
+            ("(g) trail download", run.check_trail_download, False),
+            ("search screen", run.search_screen, False),
+            ("200 % zoom", run.zoom_screen, False),
+            ("dark mode", run.dark_screen, False),
+            ("(l) console", run.check_console, False),
+        ]
+        paired = True
+        for index, (name, step, needed) in enumerate(steps):
+            if not paired and index > 1:
+                fail("%s: not run, since pairing failed" % name)
+                continue
+            try:
+                result = step()
+                if needed and result is not True:
+                    paired = False
+            except Exception as error:  # a broken step is a failure, and the others still run
+                fail("%s: %s: %s" % (name, type(error).__name__, str(error).splitlines()[0] if str(error) else ""))
+                if needed:
+                    paired = False
+    finally:
+        if driver is not None:
+            try:
+                driver.quit()
+            except Exception as error:
+                print("note: the driver did not quit cleanly: %s" % error, flush=True)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        fail("interrupted")
+    finish()
