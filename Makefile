@@ -99,15 +99,18 @@ bench:
 	$(SWIFT) build -c release --product waypoint-bench
 	$(SWIFT) build -c release --static-swift-stdlib --product waypointd
 	$(SWIFT) build -c release --static-swift-stdlib --product waypointctl
+	$(SWIFT) build -c release --static-swift-stdlib --product waypoint-web
 	@scripts/bench.sh $(RELEASE_BIN)
 
 ## man: the man pages into .build/man, linted with mandoc (warnings are errors)
 man:
 	@mkdir -p $(MAN_BUILD)/man1 $(MAN_BUILD)/man5 $(MAN_BUILD)/man8
-	cp man/waypointctl.1 $(MAN_BUILD)/man1/waypointctl.1
-	cp man/waypointd.8 $(MAN_BUILD)/man8/waypointd.8
-	cp man/waypoint-web.8 $(MAN_BUILD)/man8/waypoint-web.8
-	scripts/man-conf.sh > $(MAN_BUILD)/man5/waypointd.conf.5
+	@# Each page is written beside its place and renamed over it: the tests run make
+	@# install-files side by side, and none may read a page another is halfway through writing.
+	for page in man1/waypointctl.1 man8/waypointd.8 man8/waypoint-web.8; do \
+	    cp man/$${page#*/} $(MAN_BUILD)/$$page.$$$$ && mv $(MAN_BUILD)/$$page.$$$$ $(MAN_BUILD)/$$page; \
+	done
+	scripts/man-conf.sh > $(MAN_BUILD)/man5/waypointd.conf.5.$$$$ && mv $(MAN_BUILD)/man5/waypointd.conf.5.$$$$ $(MAN_BUILD)/man5/waypointd.conf.5
 	mandoc -Tlint -Wwarning $(addprefix $(MAN_BUILD)/,$(MAN_PAGES))
 
 ## install: static release build, then install-files (PREFIX=/usr/local, DESTDIR= for staging)

@@ -144,7 +144,7 @@
       case 'no-fix': return `Waiting for GPS: ${fixProblemText(s.fix)}.`;
       case 'no-heading': return `Compass heading unreliable: ${headingProblemText(s.heading)}.`;
       case 'guiding':
-        return s.route ? `Following the route ${s.route.name || ''}, towards ${name}.` : `Guiding to ${name}.`;
+        return s.route ? `Following the route${s.route.name ? ` ${s.route.name}` : ''}, towards ${name}.` : `Guiding to ${name}.`;
       case 'arrived': return `Arrived at ${name}.`;
       default: return String(s.state);
     }

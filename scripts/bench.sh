@@ -46,6 +46,9 @@ else
     echo "# places skipped: needs osmium-tool (make deps installs it)"
 fi
 
+# The phone companion: requests a second, event latency, its memory and CPU with pages open.
+python3 "$root/scripts/bench/web.py" "$bin"
+
 # The whole daemon, release build, guiding and idle, beside gpsd serving a recorded log.
 # What waking alone costs on this machine, for scale (a virtual machine's timer wake-ups are dear).
 floor=""

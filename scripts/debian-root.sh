@@ -14,7 +14,7 @@ set -eu
 cache=${WAYPOINT_TEST_CACHE:-/var/cache/waypointd-test}
 mirror=${WAYPOINT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Whatever the package's Depends: names beyond minbase (dpkg -i installs no dependencies).
-include=systemd,libexpat1,libi2c0,libsqlite3-0
+include=systemd,libexpat1,libi2c0,libsqlite3-0,libmicrohttpd12,libqrencode4,libjs-leaflet
 # Named after what it includes: a root made for an older list is not reused for a newer one.
 root=$cache/debian-12-minbase-$(printf %s "$include" | cksum | cut -d' ' -f1)
 

@@ -1,13 +1,14 @@
 #!/bin/sh
 # Installs the Debian packages waypointd needs to build and test, and only those that are
 # missing. Usage: scripts/deps.sh [--bench]
-#   --bench  also install what `make bench` compares against (GeographicLib's C++ library).
+#   --bench  also install what `make bench` compares against (GeographicLib's C++ library) and
+#            loads the companion with (wrk).
 # Runs apt-get directly as root, through sudo otherwise, and says what to do when neither works.
 set -eu
 
 packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux libexpat1-dev gpsbabel libxml2-utils python3-pip mandoc dpkg-dev debhelper lintian debootstrap libsqlite3-dev osmium-tool python3-pyosmium libmicrohttpd-dev libqrencode-dev libjs-leaflet chromium chromium-driver"
 if [ "${1:-}" = "--bench" ]; then
-    packages="$packages libgeographiclib-dev g++"
+    packages="$packages libgeographiclib-dev g++ wrk"
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -37,6 +37,16 @@ public enum ControlRequest: Sendable, Hashable {
     /// The results a search gets when it asks for no number.
     public static let defaultSearchResults = 10
 
+    /// Whether the request only asks (nothing changes, nothing is saved): the daemon answers it
+    /// without waiting for another request's saves, and the companion has no new state to send
+    /// its pages after it.
+    public var isQuestion: Bool {
+        switch self {
+        case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch, .search, .whereAmI: true
+        default: false
+        }
+    }
+
     /// The most waypoints a route may have: a day's walk with one every 25 m, and (unnamed)
     /// well within one request line.
     public static let maximumRouteWaypoints = 1000

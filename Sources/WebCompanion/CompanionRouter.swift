@@ -179,10 +179,22 @@ public final class CompanionRouter: Sendable {
     private func relay(_ request: ControlRequest) -> HTTPResponse {
         do throws(DaemonUnreachable) {
             let line = try parts.daemon.exchange(request)
-            return .json(Self.isError(line) ? 422 : 200, line)
+            let refused = Self.isError(line)
+            if !refused && !request.isQuestion { announceChange() }
+            return .json(refused ? 422 : 200, line)
         } catch {
             return .error(502, error.description)
         }
+    }
+
+    /// After a page changed the daemon's state: the new state to every page at once (the
+    /// watch would bring it within 1/5 s; the wearer's helper hears it now).
+    /// - Returns: that state, decoded.
+    @discardableResult
+    private func announceChange() -> ControlReply? {
+        guard let line = try? parts.daemon.exchange(.status), let reply = try? ControlReply(line: line), case .status = reply else { return nil }
+        parts.events?.publish(status: line)
+        return reply
     }
 
     static func isError(_ line: [UInt8]) -> Bool {
@@ -258,7 +270,7 @@ public final class CompanionRouter: Sendable {
             return error.response
         }
         var said = "Guiding to " + (location.name ?? Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude).formattedDecimal(fractionDigits: 5))
-        if case .status(let status)? = try? reply(.status), let distance = status.distanceMeters, let bearing = status.bearingDegrees {
+        if case .status(let status)? = announceChange(), let distance = status.distanceMeters, let bearing = status.bearingDegrees {
             said += ", \(Presentation.distance(meters: distance))"
             if let point = CompassPoint(bearingDegrees: bearing) { said += " to the \(point.spokenName)" }
         }
@@ -305,6 +317,7 @@ public final class CompanionRouter: Sendable {
         do throws(DaemonUnreachable) {
             let line = try parts.daemon.exchange(load)
             if Self.isError(line) { return .json(422, line) }
+            announceChange()
             let said = "Route loaded from the \(route.source)"
             return .json(200, Array(JSONWriter.line([("said", .string(said))]).utf8.dropLast()) + Array(",\"reply\":".utf8) + line + [UInt8(ascii: "}")])
         } catch {

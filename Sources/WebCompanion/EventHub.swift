@@ -116,6 +116,12 @@ public final class EventHub: @unchecked Sendable {
         }
     }
 
+    /// Sends a STATUS line the companion asked for itself (after a page changed something), so
+    /// that every page sees the change now rather than at the watch's next tick.
+    public func publish(status line: [UInt8]) {
+        publish(Self.event("status", String(decoding: line, as: UTF8.self)))
+    }
+
     private func publish(_ event: [UInt8]) {
         locked {
             guard event != latest else { return }

@@ -30,7 +30,9 @@ struct InstallTests {
 
     /// The directory holding the built programs, or nil (skipped) when they are not built.
     static func builtPrograms() throws -> URL? {
-        guard let waypointd = try ExternalTool.built("waypointd"), try ExternalTool.built("waypointctl") != nil else {
+        guard let waypointd = try ExternalTool.built("waypointd"), try ExternalTool.built("waypointctl") != nil,
+            try ExternalTool.built("waypoint-web") != nil
+        else {
             return nil
         }
         return waypointd.deletingLastPathComponent()
@@ -73,13 +75,13 @@ struct InstallTests {
         defer { try? FileManager.default.removeItem(at: stage) }
         guard let listed = try Self.make(["print-install-files"]) else { return }
         let expected = listed.standardOutput.split(separator: "\n").map(String.init)
-        #expect(expected.count == 14)
+        #expect(expected.count == 24)
         #expect(try Self.readmeList() == expected)
 
         _ = try Self.make(["install-files", "DESTDIR=\(stage.path)", "BIN=\(programs.path)"])
         #expect(Self.files(below: stage) == Set(expected))
 
-        for program in ["waypointd", "waypointctl"] {
+        for program in ["waypointd", "waypointctl", "waypoint-web"] {
             let installed = stage.appendingPathComponent("usr/local/bin/\(program)")
             let version = try ExternalTool.run(installed, ["--version"])
             #expect(version.status == 0)
@@ -88,6 +90,10 @@ struct InstallTests {
         let service = try String(
             contentsOf: stage.appendingPathComponent("usr/local/lib/systemd/system/waypointd.service"), encoding: .utf8)
         #expect(service.contains("\nExecStart=/usr/local/bin/waypointd --config /etc/waypointd/waypointd.conf\n"))
+        // The companion finds its page beside itself: ../share/waypoint-web.
+        let web = try ExternalTool.run(
+            stage.appendingPathComponent("usr/local/bin/waypoint-web"), ["--listen", "127.0.0.1:65536"])
+        #expect(web.status == 64 && web.standardError.contains("not a port"), "\(web.standardError)")
 
         _ = try Self.make(["uninstall", "DESTDIR=\(stage.path)"])
         #expect(Self.files(below: stage).isEmpty, "\(Self.files(below: stage))")
@@ -140,7 +146,7 @@ struct InstallTests {
 
         let arguments = [
             "verify", "--man=no", "--recursive-errors=yes", "--root=\(stage.path)", "waypointd.socket",
-            "waypointd.service",
+            "waypointd.service", "waypoint-web.service",
         ]
         let result = try ExternalTool.run(analyze, arguments)
         #expect(result.status == 0, "\(result.standardError)")
@@ -158,20 +164,44 @@ struct InstallTests {
         #expect(broken.standardError.contains("Unknown key 'ProtectHom'"), "\(broken.standardError)")
     }
 
-    @Test("systemd-analyze security --offline=true --threshold=15 passes: exposure at most 1.5")
+    @Test("systemd-analyze security --offline=true passes: exposure at most 1.5 for the daemon, 2.0 for the companion")
     func security() throws {
         guard let analyze = try ExternalTool.find("systemd-analyze", hint: "apt-get install systemd (scripts/deps.sh)")
         else { return }
-        let unit = Self.root.appendingPathComponent("systemd/waypointd.service").path
-        let result = try ExternalTool.run(
-            analyze, ["security", "--offline=true", "--threshold=15", "--no-pager", unit])
-        #expect(result.status == 0, "\(result.standardOutput.suffix(400))\(result.standardError)")
-        let line = try #require(
-            (result.standardOutput + result.standardError).split(separator: "\n").first {
-                $0.contains("Overall exposure level for waypointd.service:")
-            })
-        let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })
-        #expect(score <= Self.maximumExposure, "\(line)")
+        for (name, maximum) in [("waypointd.service", Self.maximumExposure), ("waypoint-web.service", 2.0)] {
+            let unit = Self.root.appendingPathComponent("systemd/\(name)").path
+            let threshold = Int(maximum * 10)
+            let result = try ExternalTool.run(
+                analyze, ["security", "--offline=true", "--threshold=\(threshold)", "--no-pager", unit])
+            #expect(result.status == 0, "\(name): \(result.standardOutput.suffix(400))\(result.standardError)")
+            let line = try #require(
+                (result.standardOutput + result.standardError).split(separator: "\n").first {
+                    $0.contains("Overall exposure level for \(name):")
+                })
+            let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })
+            #expect(score <= maximum, "\(line)")
+        }
+    }
+
+    @Test("the companion's sysusers file makes waypoint-web, a member of waypoint (the control socket's group)")
+    func companionUser() throws {
+        guard
+            let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
+        else { return }
+        let target = try Self.temporaryDirectory("sysusers-web")
+        defer { try? FileManager.default.removeItem(at: target) }
+        try FileManager.default.createDirectory(at: target.appendingPathComponent("etc"), withIntermediateDirectories: true)
+        // Either order: the package runs both, and the companion's alone must still work.
+        let file = Self.root.appendingPathComponent("systemd/waypoint-web.sysusers").path
+        let result = try ExternalTool.run(sysusers, ["--root=\(target.path)", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        let passwd = try String(contentsOf: target.appendingPathComponent("etc/passwd"), encoding: .utf8)
+        let group = try String(contentsOf: target.appendingPathComponent("etc/group"), encoding: .utf8)
+        #expect(passwd.split(separator: "\n").contains { $0.hasPrefix("waypoint-web:x:") && $0.hasSuffix(":/usr/sbin/nologin") })
+        #expect(group.split(separator: "\n").contains { $0.hasPrefix("waypoint:x:") && $0.hasSuffix(":waypoint-web") }, "\(group)")
+        let unit = try TestData.text("systemd/waypoint-web.service")
+        #expect(unit.contains("\nUser=waypoint-web\n") && unit.contains("\nSupplementaryGroups=waypoint\n"))
+        #expect(unit.contains("\nStateDirectory=waypoint-web\n") && unit.contains(" --config /etc/waypointd/waypoint-web.conf\n"))
     }
 
     @Test("the sysusers file creates the user waypoint in the groups i2c and gpio")

@@ -83,14 +83,14 @@ struct PackageTests {
         let expected = Set(listed.standardOutput.split(separator: "\n").map(String.init)).union([
             "/usr/share/doc/waypointd/copyright", "/usr/share/doc/waypointd/changelog.gz",
         ])
-        #expect(expected.count == 16)
+        #expect(expected.count == 26)
         let unpacked = try InstallTests.temporaryDirectory("deb")
         defer { try? FileManager.default.removeItem(at: unpacked) }
         #expect(try ExternalTool.run(dpkgDeb, ["-x", package.deb.path, unpacked.path]).status == 0)
         let files = InstallTests.files(below: unpacked)
         let uncompressed = Set(files.map { $0.hasSuffix(".gz") && !$0.hasSuffix("changelog.gz") ? String($0.dropLast(3)) : $0 })
         #expect(uncompressed == expected, "in the package, not listed: \(uncompressed.subtracting(expected)); listed, not in it: \(expected.subtracting(uncompressed))")
-        for page in ["man1/waypointctl.1", "man5/waypointd.conf.5", "man8/waypointd.8"] {
+        for page in ["man1/waypointctl.1", "man5/waypointd.conf.5", "man8/waypointd.8", "man8/waypoint-web.8"] {
             #expect(files.contains("/usr/share/man/\(page).gz"), "\(page) is not compressed")
         }
         // The units name the programs where the package puts them.
@@ -108,19 +108,24 @@ struct PackageTests {
         func script(_ name: String) -> String {
             (try? String(contentsOf: control.appendingPathComponent(name), encoding: .utf8)) ?? ""
         }
-        #expect(script("conffiles") == "/etc/waypointd/waypointd.conf\n")
+        #expect(Set(script("conffiles").split(separator: "\n")) == ["/etc/waypointd/waypointd.conf", "/etc/waypointd/waypoint-web.conf"])
         let postinst = script("postinst")
+        // The companion's user is made too; its unit is installed but neither enabled nor started.
+        #expect(postinst.contains("systemd-sysusers ${DPKG_ROOT:+--root=\"$DPKG_ROOT\"} waypoint-web.conf"), "\(postinst)")
+        #expect(!postinst.contains("deb-systemd-helper enable 'waypoint-web.service'"), "\(postinst)")
+        #expect(!postinst.contains("'waypoint-web.service'") || !postinst.contains("$_dh_action 'waypoint-web.service'"), "\(postinst)")
         let sysusers = try #require(postinst.range(of: "systemd-sysusers ${DPKG_ROOT:+--root=\"$DPKG_ROOT\"} waypointd.conf"), "\(postinst)")
         let enable = try #require(postinst.range(of: "deb-systemd-helper enable 'waypointd.socket'"), "\(postinst)")
         let start = try #require(postinst.range(of: "deb-systemd-invoke $_dh_action 'waypointd.service' 'waypointd.socket'"))
         #expect(sysusers.lowerBound < enable.lowerBound && enable.lowerBound < start.lowerBound)
         #expect(script("prerm").contains("deb-systemd-invoke stop 'waypointd.service' 'waypointd.socket'"))
-        #expect(script("postrm").contains("rm -rf /var/lib/waypointd"))
+        #expect(script("postrm").contains("rm -rf /var/lib/waypointd /var/lib/waypoint-web"))
         let fields = try ExternalTool.run(dpkgDeb, ["-f", package.deb.path, "Depends", "Version"]).standardOutput
         #expect(fields.contains("Version: \(Release.version)\n"), "\(fields)")
         // The Swift runtime is linked in (no Debian package has it); libgps's archive too.
         #expect(!fields.contains("swift") && !fields.contains("libgps"), "\(fields)")
         #expect(fields.contains("systemd | systemd-standalone-sysusers | systemd-sysusers"), "\(fields)")
+        for library in ["libmicrohttpd12", "libqrencode4", "libjs-leaflet"] { #expect(fields.contains(library), "\(fields)") }
 
         // lintian: no error and no warning (an override would need its reason in debian/).
         let judged = try ExternalTool.run(lintian, ["--fail-on", "error,warning", "--pedantic", package.changes.path])
@@ -188,6 +193,16 @@ struct PackageTests {
         #expect(answered.standardOutput.hasPrefix("state: "), "\(answered.standardOutput)")
         // The programs run in a system without the Swift toolchain: the runtime is linked in.
         #expect(try succeeds("waypointctl", "--version") == "waypointctl \(Release.version)\n")
+        // The companion: installed, disabled and stopped until someone wants it; then it starts
+        // as its own user, finds its page and Debian's Leaflet, and pairs a phone.
+        #expect(try run("systemctl", "is-enabled", "waypoint-web.service").standardOutput == "disabled\n")
+        #expect(try run("systemctl", "is-active", "waypoint-web.service").standardOutput == "inactive\n")
+        let webGroups = Set(try succeeds("id", "-nG", "waypoint-web").split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(webGroups == ["waypoint-web", "waypoint"], "\(webGroups)")
+        _ = try succeeds("systemctl", "start", "waypoint-web.service")
+        #expect(try succeeds("systemctl", "is-active", "waypoint-web.service") == "active\n", "\(systemd.journal())")
+        let pairing = try succeeds("runuser", "-u", "waypoint-web", "--", "waypoint-web", "pair", "--json")
+        #expect(pairing.hasPrefix("{\"url\":\"http://127.0.0.1:8740/pair?token="), "\(pairing)")
         // State worth keeping across the upgrade and the remove, and taking at the purge.
         _ = try succeeds("waypointctl", "place", "add", "home", "52.5163,13.3777")
         #expect(try succeeds("ls", "/var/lib/waypointd").contains("places.json"))
@@ -198,7 +213,7 @@ struct PackageTests {
         _ = try succeeds("dpkg", "-i", "\(inside)/\(upgrade.deb.lastPathComponent)")
         #expect(try installedVersion().hasPrefix("\(Self.upgradeVersion) ii"))
         #expect(try succeeds("grep", "-c", "^fix-timeout-seconds 7$", "/etc/waypointd/waypointd.conf") == "1\n")
-        #expect(try succeeds("ls", "/etc/waypointd") == "waypointd.conf\n", "a .dpkg-new or .dpkg-old beside it")
+        #expect(try succeeds("ls", "/etc/waypointd") == "waypoint-web.conf\nwaypointd.conf\n", "a .dpkg-new or .dpkg-old beside it")
         #expect(try succeeds("waypointd", "--print-config", "--config", "/etc/waypointd/waypointd.conf").contains("fix-timeout-seconds 7\n"))
         let service = try systemd.service()
         #expect(service["ActiveState"] == "active" && service["MainPID"] != pidBefore, "\(service)")
@@ -221,6 +236,7 @@ struct PackageTests {
         // Purge: the configuration and the state go.
         _ = try succeeds("apt-get", "purge", "-y", "-q", "waypointd")
         #expect(try run("test", "-e", "/var/lib/waypointd").status != 0, "the state outlived the purge")
+        #expect(try run("test", "-e", "/var/lib/waypoint-web").status != 0, "the sessions outlived the purge")
         #expect(try run("test", "-e", "/etc/waypointd").status != 0, "the configuration outlived the purge")
         let forgotten = try run("dpkg-query", "-W", "-f", "${db:Status-Abbrev}", "waypointd")
         #expect(forgotten.status != 0 || forgotten.standardOutput.hasPrefix("un"), "\(forgotten.standardOutput)")

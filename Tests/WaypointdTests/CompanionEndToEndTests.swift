@@ -66,10 +66,17 @@ struct CompanionEndToEndTests {
         return output
     }
 
-    @Test("pair, watch the compass, paste a link, choose a recent one, upload a route, download the trail; axe finds nothing serious")
+    @Test("pair, watch the compass, paste a link, choose a recent one and a search result, upload a route, download the trail; axe finds nothing serious")
     func throughTheBrowser() async throws {
-        guard let daemon = try await SimulatedDaemon(), let companion = try await Companion(daemon: daemon) else { return }
+        guard let daemon = try await SimulatedDaemon(), let companion = try await Companion(daemon: daemon),
+            let waypointd = try ExternalTool.built("waypointd")
+        else { return }
         defer { _ = daemon.stop() }
+        // Monaco's map, for the box's searches (the daemon opens it at the first query).
+        let state = URL(fileURLWithPath: daemon.socket).deletingLastPathComponent().appendingPathComponent("state").path
+        let extract = TestData.packageRoot.appendingPathComponent("Tests/PlaceIndexTests/Data/monaco.osm.pbf").path
+        let imported = try ExternalTool.run(waypointd, ["map", "import", extract, "--state-dir", state])
+        #expect(imported.status == 0, "\(imported.standardError)")
         let screenshots = ProcessInfo.processInfo.environment["WAYPOINT_SCREENSHOTS"]
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("companion-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)

@@ -1,6 +1,8 @@
 import ControlProtocol
+import DaemonClient
 import Foundation
 import Synchronization
+import SystemSupport
 import Testing
 import TestSupport
 import WebCompanion
@@ -19,7 +21,7 @@ import WebCompanion
         let clock = TestClock()
         let token: String
 
-        init(link: FakeDaemonLink = FakeDaemonLink(), files: StaticFiles? = nil) throws {
+        init(link: FakeDaemonLink = FakeDaemonLink(), files: StaticFiles? = nil, events: EventHub? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
             self.link = link
             book = SessionBook(directory: directory.path)
@@ -28,7 +30,7 @@ import WebCompanion
             let clock = clock
             router = CompanionRouter(
                 .init(
-                    daemon: link, sessions: book, events: nil,
+                    daemon: link, sessions: book, events: events,
                     files: files ?? StaticFiles(files: ["/": ("text/html; charset=utf-8", Array("<!DOCTYPE html>".utf8))]),
                     tiles: nil, guardian: RequestGuard(address: address, names: [], tls: false), sessionDays: 30, tls: false,
                     wallSeconds: { clock.now }, monotonicSeconds: { clock.now }))
@@ -232,6 +234,14 @@ import WebCompanion
     }
 }
 
+extension HTTPResponse {
+    /// The streamed body, if it is one.
+    var stream: (any HTTPStream)? {
+        if case .stream(let stream) = body { return stream }
+        return nil
+    }
+}
+
 /// Seconds that move only when told.
 final class TestClock: Sendable {
     private let seconds = Mutex(1_000_000.0)
@@ -243,4 +253,48 @@ final class TestClock: Sendable {
 func JSONString(_ text: String) -> String {
     String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]), as: UTF8.self)
         .dropFirst().dropLast().description
+}
+
+/// A page's change reaches every page's event stream at once, not at the watch's next tick.
+@Suite struct CompanionEventsTests {
+    @Test func aChangeThroughThePageIsSentToEveryStreamAtOnce() throws {
+        let status = #"{"class":"STATUS","state":"guiding","destination":{"lat":48.1,"lon":2.1,"name":null,"radius":15}}"#
+        let link = FakeDaemonLink(replies: ["status": [status]])
+        // A hub whose watcher never runs: whatever reaches the stream came from the router.
+        let hub = EventHub(logger: Logger(label: "test", handler: StandardErrorLogHandler())) { () throws(ConnectionError) in
+            throw .closed(path: "unused")
+        }
+        let setup = try CompanionRouterTests.Setup(link: link, events: hub)
+        let stream = try #require(setup.router.respond(to: HTTPRequest(
+            method: "GET", path: "/api/events", headers: ["host": CompanionRouterTests.host, "authorization": "Bearer \(setup.token)"])).stream)
+        #expect(setup.request("POST", "/api/request", body: #"{"cmd":"go","lat":48.1,"lon":2.1}"#).status == 200)
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        // Without the router's event, the third read would be a keep-alive, 15 s on.
+        for _ in 0..<3 where !text.contains("\n\nevent: status") {
+            let count = try #require(buffer.withUnsafeMutableBytes { stream.read(into: $0) })
+            text += String(decoding: buffer[..<count], as: UTF8.self)
+        }
+        #expect(text.hasPrefix("retry: 2000\n\nevent: status\ndata: "), "\(text)")
+        // A question changes nothing: no second event.
+        #expect(setup.request("POST", "/api/request", body: #"{"cmd":"recent"}"#).status == 200)
+        #expect(link.sent.filter { $0 == .status }.count == 1)
+        stream.finish()
+        hub.close()
+    }
+
+    @Test func streamsAreBounded() throws {
+        let hub = EventHub(logger: Logger(label: "test", handler: StandardErrorLogHandler())) { () throws(ConnectionError) in
+            throw .closed(path: "unused")
+        }
+        let streams = (0..<EventHub.maximumStreams).compactMap { _ in hub.subscribe() }
+        #expect(streams.count == EventHub.maximumStreams)
+        #expect(hub.subscribe() == nil, "one past the bound")
+        streams[0].finish()
+        #expect(hub.subscribe() != nil, "a closed page's place is free again")
+        hub.close()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(buffer.withUnsafeMutableBytes { streams[1].read(into: $0) } == 13, "what was pending (retry)")
+        #expect(buffer.withUnsafeMutableBytes { streams[1].read(into: $0) } == nil, "then the end, once closed")
+    }
 }

@@ -279,7 +279,8 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         // request's saves (a watch asks up to ten times a second).
         // An export page or `back` read both trail files (megabytes): give that back after.
         defer { if DaemonState.readsTrail(request) { HeapPolicy.releaseFreeMemory() } }
-        guard !DaemonState.isQuestion(request) else {
+        // A question is answered without waiting for another request's saves.
+        guard !request.isQuestion else {
             let reply = transition(request).reply
             // STATUS names the map loaded, which the state does not hold.
             if case .status(var report) = reply, let places {

@@ -30,15 +30,6 @@ extension DaemonState {
         }
     }
 
-    /// Whether a request only asks (nothing changes, nothing is saved): it can be answered
-    /// without waiting for another request's saves.
-    public static func isQuestion(_ request: ControlRequest) -> Bool {
-        switch request {
-        case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch, .search, .whereAmI: true
-        default: false
-        }
-    }
-
     /// Whether a request reads the trail's files (``RequestContext/storedTrail``).
     public static func readsTrail(_ request: ControlRequest) -> Bool {
         switch request {

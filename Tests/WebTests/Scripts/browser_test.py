@@ -569,7 +569,9 @@ class Run:
         held, status = wait_for_status(self.args.socket, lambda s: s.get("state") == "guiding")
         if not held:
             fail("(k) the daemon is not guiding before main.png within %d s: %s" % (WAIT, short(status)))
-        self.driver.execute_script("window.scrollTo(0, 0);")
+        # The box's answer at the top, then the compass and its distance and direction below it.
+        self.driver.execute_script(
+            "var b = document.getElementById('box'); if (b) b.scrollIntoView({block: 'start'});")
         in_view = self.driver.execute_script(
             "var c = document.getElementById('compass'); if (!c) return false;"
             "var r = c.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;")
@@ -709,6 +711,31 @@ class Run:
         axe_check(page, "search")
         ax_names_check(page, "search")
         page.collect_console()
+        self.choose_first_result()
+
+    def choose_first_result(self):
+        """(h2) choosing the first result guides to it: the daemon's own first answer to the
+        same search is the destination afterwards."""
+        try:
+            expected = daemon_request(self.args.socket, {"cmd": "search", "query": "bakery", "limit": 10}, "SEARCH")["results"]
+        except RuntimeError as error:
+            ok("(h2) no result to choose: the daemon has no map (%s)" % str(error)[:80])
+            return
+        if not expected:
+            fail("(h2) the daemon found no bakery, so no result can be chosen")
+            return
+        buttons = self.driver.find_elements(By.CSS_SELECTOR, "#results button")
+        if not buttons:
+            fail("(h2) #results holds no button to choose")
+            return
+        buttons[0].click()
+        where = (expected[0]["lat"], expected[0]["lon"])
+        held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, where))
+        if held:
+            ok("(h2) choosing the first result guides to it: %s" % json.dumps(status.get("destination")))
+        else:
+            fail("(h2) after choosing the first result the destination is %s, not %s"
+                 % (json.dumps((status or {}).get("destination")), where))
 
     def zoom_screen(self):
         """200 % zoom: the same phone with a 195 CSS px wide viewport."""
