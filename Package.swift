@@ -147,7 +147,7 @@ let package = Package(
             name: "WaypointctlTests",
             dependencies: ["ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
         .testTarget(
-            name: "WebTests", dependencies: ["WebCompanion", "ControlProtocol", "DaemonClient", "SystemSupport", "TestSupport"],
+            name: "WebTests", dependencies: ["WebCompanion", "ControlProtocol", "DaemonClient", "PlaceIndex", "SystemSupport", "TestSupport"],
             exclude: ["Scripts"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport", "ControlProtocol"]),
 

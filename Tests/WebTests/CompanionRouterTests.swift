@@ -21,7 +21,7 @@ import WebCompanion
         let clock = TestClock()
         let token: String
 
-        init(link: FakeDaemonLink = FakeDaemonLink(), files: StaticFiles? = nil, events: EventHub? = nil) throws {
+        init(link: FakeDaemonLink = FakeDaemonLink(), files: StaticFiles? = nil, events: EventHub? = nil, tiles: TileSource? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
             self.link = link
             book = SessionBook(directory: directory.path)
@@ -32,7 +32,7 @@ import WebCompanion
                 .init(
                     daemon: link, sessions: book, events: events,
                     files: files ?? StaticFiles(files: ["/": ("text/html; charset=utf-8", Array("<!DOCTYPE html>".utf8))]),
-                    tiles: nil, guardian: RequestGuard(address: address, names: [], tls: false), sessionDays: 30, tls: false,
+                    tiles: tiles, guardian: RequestGuard(address: address, names: [], tls: false), sessionDays: 30, tls: false,
                     wallSeconds: { clock.now }, monotonicSeconds: { clock.now }))
             token = try book.makeSession(kind: "script", name: "test", now: 1_000_000, days: 30).token
         }
