@@ -12,12 +12,11 @@
 /// timer thread and a worker thread). Any other clock (the manual clock of the tests) is waited
 /// on through its own `sleep(until:)`, in a task that a wake cancels.
 public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration == Duration {
-    // @unchecked: every mutable field is read and written with `mutex` held.
+    // @unchecked: every mutable field is read and written with `condition`'s mutex held.
     private let clock: C
     /// The clock as a ``ScaledClock``, when it is one: its waits are counted in real time.
     private let scaled: ScaledClock?
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = MonotonicCondition()
     private var isWoken = false
     private var stopped = false
     /// Counts the waits on a clock other than `ContinuousClock`, so that a late timer of an
@@ -29,19 +28,6 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
     public init(clock: C) {
         self.clock = clock
         scaled = clock as? ScaledClock
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Whether `stop()` was called.
@@ -50,7 +36,7 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
     /// Ends the wait under way, or the next one.
     public func wake() {
         locked { isWoken = true }
-        pthread_cond_signal(condition)
+        condition.signal()
     }
 
     /// Ends the wait under way and every later one at once.
@@ -59,7 +45,7 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
             stopped = true
             isWoken = true
         }
-        pthread_cond_signal(condition)
+        condition.signal()
     }
 
     /// Blocks the calling thread until `deadline` (nil: no deadline) or a wake.
@@ -83,7 +69,7 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
 
     private func waitForWake() -> Bool {
         locked {
-            while !isWoken { pthread_cond_wait(condition, mutex) }
+            while !isWoken { condition.wait() }
             isWoken = stopped
             return true
         }
@@ -92,18 +78,10 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
     /// A wait of `duration` (the time left on the player's clock), counted on CLOCK_MONOTONIC.
     private func wait(for duration: Duration) -> Bool {
         guard duration > .zero else { return consumeWake() }
-        var until = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &until)
-        let (seconds, attoseconds) = duration.components
-        until.tv_sec += Int(seconds)
-        until.tv_nsec += Int(attoseconds / 1_000_000_000)
-        if until.tv_nsec >= 1_000_000_000 {
-            until.tv_sec += 1
-            until.tv_nsec -= 1_000_000_000
-        }
+        let until = MonotonicCondition.deadline(after: duration)
         return locked {
             while !isWoken {
-                if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT { break }
+                if !condition.wait(until: until) { break }
             }
             defer { isWoken = stopped }
             return isWoken
@@ -119,10 +97,10 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
         let sleeper = Task { [clock] in
             guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
             self.locked { self.firedGeneration = max(self.firedGeneration, current) }
-            pthread_cond_signal(self.condition)
+            self.condition.signal()
         }
         let woken = locked {
-            while !isWoken && firedGeneration < current { pthread_cond_wait(condition, mutex) }
+            while !isWoken && firedGeneration < current { condition.wait() }
             defer { isWoken = stopped }
             return isWoken
         }
@@ -130,9 +108,5 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
         return woken
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { condition.locked(body) }
 }

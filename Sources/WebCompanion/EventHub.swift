@@ -9,7 +9,7 @@ import SystemSupport
 /// state and writes it. A stream sends only states that differ from the last it sent, and a
 /// comment every ``keepAliveSeconds`` so that proxies and phones keep the connection.
 public final class EventHub: @unchecked Sendable {
-    // @unchecked: every mutable field is read and written with `mutex` held.
+    // @unchecked: every mutable field is read and written with `condition`'s mutex held.
 
     /// The most streams at once; a page beyond is answered 503.
     public static let maximumStreams = 8
@@ -22,8 +22,7 @@ public final class EventHub: @unchecked Sendable {
     static let retrySeconds = 1.0
 
     private let connect: @Sendable () throws(ConnectionError) -> ControlConnection
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = MonotonicCondition()
     /// The latest event, whole (`event: status\ndata: …\n\n`), and its number.
     private var latest: [UInt8] = []
     private var generation: UInt64 = 0
@@ -36,19 +35,6 @@ public final class EventHub: @unchecked Sendable {
     public init(logger: Logger, connect: @escaping @Sendable () throws(ConnectionError) -> ControlConnection) {
         self.connect = connect
         self.logger = logger
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Starts the watcher's thread.
@@ -63,7 +49,7 @@ public final class EventHub: @unchecked Sendable {
             return watching
         }
         interrupter?.interrupt()
-        pthread_cond_broadcast(condition)
+        condition.broadcast()
     }
 
     /// A new stream, or nil when ``maximumStreams`` are open.
@@ -74,7 +60,7 @@ public final class EventHub: @unchecked Sendable {
             return true
         }
         guard admitted else { return nil }
-        pthread_cond_broadcast(condition)  // wakes the watcher
+        condition.broadcast()  // wakes the watcher
         return Stream(hub: self)
     }
 
@@ -83,7 +69,7 @@ public final class EventHub: @unchecked Sendable {
     private func watchWhileWanted() {
         while true {
             let go = locked { () -> Bool in
-                while streams == 0 && !closed { pthread_cond_wait(condition, mutex) }
+                while streams == 0 && !closed { condition.wait() }
                 return !closed
             }
             guard go else { return }
@@ -128,7 +114,7 @@ public final class EventHub: @unchecked Sendable {
             latest = event
             generation &+= 1
         }
-        pthread_cond_broadcast(condition)
+        condition.broadcast()
     }
 
     /// `event: NAME\ndata: TEXT\n\n`; the text is one line (JSON written compact).
@@ -144,12 +130,10 @@ public final class EventHub: @unchecked Sendable {
     }
 
     fileprivate func next(after seen: UInt64) -> Next {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        deadline.tv_sec += Int(Self.keepAliveSeconds)
+        let deadline = MonotonicCondition.deadline(after: .seconds(Self.keepAliveSeconds))
         return locked {
             while !closed && generation == seen {
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return closed ? .end : .keepAlive }
+                if !condition.wait(until: deadline) { return closed ? .end : .keepAlive }
             }
             return closed ? .end : .event(latest, generation)
         }
@@ -157,11 +141,7 @@ public final class EventHub: @unchecked Sendable {
 
     fileprivate func unsubscribe() { locked { streams -= 1 } }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { condition.locked(body) }
 
     /// One page's stream: the events it has yet to write.
     private final class Stream: HTTPStream, @unchecked Sendable {
