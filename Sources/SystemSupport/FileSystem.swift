@@ -129,4 +129,19 @@ public enum FileSystem {
         }
         return names
     }
+
+    /// The user and group owning the file (or directory) at `path`. Corresponds to `stat(2)`.
+    /// - Throws: The `Errno` that `stat` failed with, e.g. `ENOENT`.
+    public static func owner(of path: String) throws(Errno) -> (user: UInt32, group: UInt32) {
+        var status = stat()
+        _ = try SystemCall.valueOrErrno { stat(path, &status) }.get()
+        return (status.st_uid, status.st_gid)
+    }
+
+    /// Gives the file (or directory) at `path` to `user` and `group`, without following a
+    /// symbolic link. Corresponds to `lchown(2)`; only root may give a file away.
+    /// - Throws: The `Errno` that `lchown` failed with, e.g. `EPERM`.
+    public static func changeOwner(of path: String, to owner: (user: UInt32, group: UInt32)) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { lchown(path, owner.user, owner.group) }.get()
+    }
 }

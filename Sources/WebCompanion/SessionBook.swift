@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import ControlProtocol
 import Synchronization
 import SystemSupport
@@ -69,12 +70,21 @@ public final class SessionBook: Sendable {
         for path in [directory, sessionsDirectory, pairingsDirectory] {
             do throws(Errno) {
                 try FileSystem.makeDirectory(path, permissions: 0o700)
+                try giveToService(path)
             } catch where error == .fileExists {
                 continue
             } catch {
                 throw Failure("make the directory", path, error)
             }
         }
+    }
+
+    /// Run as root (`sudo waypoint-web pair`), what the commands make goes to the state
+    /// directory's owner, the service's user: a root-owned 0600 file would be a pairing link the
+    /// service cannot read, refused as if mistyped.
+    private func giveToService(_ path: String) throws(Errno) {
+        guard geteuid() == 0, let owner = try? FileSystem.owner(of: directory), owner.user != 0 else { return }
+        try FileSystem.changeOwner(of: path, to: owner)
     }
 
     /// Whether `text` has the shape of a token (so it is safe as a file name).
@@ -105,6 +115,7 @@ public final class SessionBook: Sendable {
             try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600).close()
             // Dated by the caller's clock, which the server's check of its age reads too.
             try FileSystem.setModificationTime(of: path, to: now)
+            try giveToService(path)
         } catch {
             throw Failure("create", path, error)
         }
@@ -154,6 +165,7 @@ public final class SessionBook: Sendable {
             try file.sync()
             try file.close()
             try FileSystem.setModificationTime(of: temporary, to: now)
+            try giveToService(temporary)
             try FileSystem.rename(temporary, to: path)
         } catch {
             throw Failure("write", path, error)

@@ -21,8 +21,9 @@ let help = """
     box that takes a shared map link, plus code, coordinates or a search, places, routes and the
     trail. It talks to waypointd only through its control socket. Every request but the page's
     files and pairing needs a session: run 'waypoint-web pair' on the Pi and open the link on the
-    phone. Run the session commands as the service's user (sudo -u waypoint-web …) so that the
-    service can read what they write. Defaults come from /etc/waypointd/waypoint-web.conf.
+    phone. Run the session commands as the service's user (sudo -u waypoint-web …) or as root:
+    what they write belongs to the service's user either way. Defaults come from
+    /etc/waypointd/waypoint-web.conf.
     """
 
 SignalStream.ignoreQuietly()

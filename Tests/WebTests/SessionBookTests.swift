@@ -50,3 +50,25 @@ import WebCompanion
         #expect(server.session(token: session.token, now: 102) == nil)
     }
 }
+
+/// Run as root, the commands give what they make to the service's user (CI runs as root).
+@Suite struct SessionOwnershipTests {
+    @Test func filesMadeByRootGoToTheStateDirectorysOwner() throws {
+        guard geteuid() == 0 else {
+            print("skipping: only root can give files away")
+            return
+        }
+        let directory = SessionBookTests.directory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // nobody:nogroup stands for waypoint-web:waypoint-web.
+        #expect(chown(directory.path, 65534, 65534) == 0)
+        let book = SessionBook(directory: directory.path)
+        let token = try book.makePairing(now: 100)
+        let session = try book.makeSession(kind: "script", name: nil, now: 100, days: 1)
+        for path in ["pairings", "sessions", "pairings/\(token)", "sessions/\(session.id)"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(path).path)
+            #expect((attributes[.ownerAccountID] as? Int) == 65534 && (attributes[.groupOwnerAccountID] as? Int) == 65534, "\(path)")
+        }
+    }
+}
