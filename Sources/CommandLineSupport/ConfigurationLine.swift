@@ -4,15 +4,19 @@
 /// trimmed. Each program's parser gives the keys their meaning. Pure.
 public enum ConfigurationLine {
     /// Some editors write one at the start of a UTF-8 file.
-    static let byteOrderMark = "\u{FEFF}"
+    @usableFromInline static let byteOrderMark = "\u{FEFF}"
 
     /// The text without a byte-order mark at its start.
+    // Inlinable, like `entry(in:)`: the daemon reads its config once at start, and a call into
+    // this module's code there would only map its pages into the daemon for the one use.
+    @inlinable
     public static func body(of text: String) -> Substring {
         text.hasPrefix(byteOrderMark) ? Substring(text.dropFirst()) : Substring(text)
     }
 
     /// The key and value on a line, or nil for a blank or comment line; the value is nil when
     /// the line holds only a key.
+    @inlinable
     public static func entry(in line: Substring) -> (key: Substring, value: Substring?)? {
         var content = line
         var afterWhitespace = true
@@ -30,7 +34,8 @@ public enum ConfigurationLine {
         return (trimmed[..<gap], trimmingWhitespace(trimmed[gap...]))
     }
 
-    private static func trimmingWhitespace(_ text: Substring) -> Substring {
+    @usableFromInline
+    static func trimmingWhitespace(_ text: Substring) -> Substring {
         guard let first = text.firstIndex(where: { !$0.isWhitespace }), let last = text.lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return text[first...last]

@@ -40,6 +40,7 @@ public enum ControlRequest: Sendable, Hashable {
     /// Whether the request only asks (nothing changes, nothing is saved): the daemon answers it
     /// without waiting for another request's saves, and the companion has no new state to send
     /// its pages after it.
+    @inlinable
     public var isQuestion: Bool {
         switch self {
         case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch, .search, .whereAmI: true
