@@ -153,7 +153,9 @@ let package = Package(
 
         // The fuzz targets' properties, a library so that make test replays the kept corpus
         // through them (FuzzCorpusTests) and make fuzz runs them under libFuzzer.
-        .target(name: "FuzzTargets", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX", "LocationIntake"], path: "Fuzz/Targets"),
+        .target(
+            name: "FuzzTargets", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX", "LocationIntake", "SystemSupport", "WebCompanion"],
+            path: "Fuzz/Targets"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ]
 )

@@ -488,7 +488,7 @@
     const name = placeName(s.destination);
     if (s.state !== prev.state) {
       if (s.state === 'arrived') {
-        shout(s.route && s.route.finished ? `Arrived at the end of the route ${s.route.name || ''}.` : `Arrived at ${name}.`);
+        shout(s.route && s.route.finished ? `Arrived at the end of the route${s.route.name ? ` ${s.route.name}` : ''}.` : `Arrived at ${name}.`);
       } else if (s.state === 'no-fix') {
         say(`GPS lost: ${fixProblemText(s.fix)}.`, AUTO);
       } else if (s.state === 'no-heading') {
@@ -514,6 +514,11 @@
           say(`New destination: ${name}${where}.`, AUTO);
         }
       }
+    }
+    // A problem the daemon starts reporting (a fault, a stale fix) is said once, when it comes.
+    const before = new Set(Array.isArray(prev.problems) ? prev.problems : []);
+    for (const problem of Array.isArray(s.problems) ? s.problems : []) {
+      if (!before.has(problem)) say(`Problem: ${problem}`, AUTO);
     }
     if (s.state === 'guiding') {
       const change = app.tracker.update(s.error, s.haptic && s.haptic.zone, Date.now());

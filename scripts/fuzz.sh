@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json request coordinate configuration recording gpx location)
+[ ${#targets[@]} -gt 0 ] || targets=(json request coordinate configuration recording gpx location companion)
 case $seconds in '' | *[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, not '$seconds'" >&2; exit 64 ;; esac
 
 scratch=.build/fuzz

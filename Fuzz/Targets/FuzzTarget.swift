@@ -31,6 +31,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `GPXReader`: any bytes; a document written by `GPXWriter` reads back with the same
     /// points, names and times (numbers to the digits written).
     case gpx
+    /// The companion's `CompanionRouter`: any request, against a scripted daemon; a status
+    /// from 100 to 599, JSON where it says JSON, and only requests the daemon reads as sent.
+    case companion
 
     /// Runs one input; a violated property traps.
     public func run(_ bytes: [UInt8]) {
@@ -85,6 +88,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                             && abs($0.coordinate.longitudeDegrees - point.longitudeDegrees) <= 1e-9
                     } == true, "\(text): \(written) reads differently")
             }
+        case .companion:
+            CompanionFuzzing.run(bytes)
         case .gpx:
             guard let document = try? GPXReader.read(bytes) else { return }
             let again = try? GPXReader.read(Array(GPXWriter.text(document, creator: "fuzz").utf8))

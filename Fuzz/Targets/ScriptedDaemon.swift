@@ -1,0 +1,40 @@
+import ControlProtocol
+import Synchronization
+import WebCompanion
+
+/// The daemon as the companion's fuzz target meets it: a reply of the right kind for every
+/// request (a STATUS with a fix, one search result, two trail pages), and the requests kept.
+final class ScriptedDaemon: DaemonLink {
+    private let sentRequests = Mutex<[ControlRequest]>([])
+    /// The most requests kept: the newest, so a long run holds a few kilobytes.
+    static let keptRequests = 64
+
+    var count: Int { sentRequests.withLock { $0.count } }
+
+    func sent(since count: Int) -> [ControlRequest] { sentRequests.withLock { Array($0.dropFirst(min(count, $0.count))) } }
+
+    func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> [UInt8] {
+        sentRequests.withLock { sent in
+            if sent.count >= Self.keptRequests { sent.removeAll() }
+            sent.append(request)
+        }
+        let line: String
+        switch request {
+        case .status:
+            line = #"{"class":"STATUS","state":"guiding","bearing":44,"distance":1234.5,"fix":{"lat":48.85,"lon":2.29,"mode":3}}"#
+        case .search:
+            line = #"{"class":"SEARCH","map":"m","results":[{"bearing_deg":1,"distance_m":2,"kind":"bakery","lat":48.86,"lon":2.3}]}"#
+        case .track(.export(_, _, nil)):
+            line = #"{"class":"TRACK","next":"c1","points":[{"lat":48.1,"lon":2.1,"seg":true,"t":1796307322}]}"#
+        case .track(.export):
+            line = #"{"class":"TRACK","next":null,"points":[{"lat":48.2,"lon":2.2,"seg":false,"t":1796307382}]}"#
+        case .route:
+            line = #"{"class":"ROUTE","route":null}"#
+        case .goPlace:
+            line = #"{"class":"ERROR","code":"not-found","message":"no place of that name"}"#
+        default:
+            line = #"{"class":"OK"}"#
+        }
+        return Array(line.utf8)
+    }
+}
