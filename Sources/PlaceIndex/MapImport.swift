@@ -159,13 +159,13 @@ public enum MapImport {
         return value.isEmpty ? "unknown" : value
     }
 
-    /// Keys of which a feature must have one to be kept (``MapFeature``): a line holding none
-    /// of them is skipped without being parsed. A quoted key can only be a key or a value: a
-    /// false "maybe" costs a parse, never a lost place.
-    static let keptKeys: [[UInt8]] = [
-        "\"name", "\"addr:housenumber\"", "\"addr:street\"", "\"amenity\"", "\"shop\"", "\"tourism\"", "\"leisure\"",
-        "\"highway\":\"bus_stop\"", "\"place\"", "\"alt_name\"", "\"official_name\"",
-    ].map { Array($0.utf8) }
+    /// What a feature must hold to be kept (``MapFeature``), from the tables that decide it: a
+    /// name's key (`"name` also starts every `name:xx`), a house number (an address needs one),
+    /// or a value a kind asked for by category comes from (`"bakery"`, under whatever key). A line
+    /// holding none is skipped without being parsed. A quoted word may be a key, a value or
+    /// part of a name: a false "maybe" costs a parse, never a lost place (ImportFilterTests).
+    static let keptKeys: [[UInt8]] = (["\"name", "\"addr:housenumber\""] + MapFeature.otherNameKeys.map { "\"\($0)\"" }
+        + PlaceKind.askedTagValues.sorted().map { "\"\($0)\"" }).map { Array($0.utf8) }
 
     /// Whether a GeoJSON line may hold a feature the index keeps: one pass over the line, each
     /// quote compared with the keys (a big area's line is coordinates, which hold no quote).

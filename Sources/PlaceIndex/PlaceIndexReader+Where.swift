@@ -43,8 +43,7 @@ extension PlaceIndexReader {
             WHERE housenumber IS NOT NULL AND street IS NOT NULL
               AND max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
             """)
-        let box = Self.box(point, meters: Self.addressRadiusMeters)
-        try statement.bind([box[0], box[1], box[2], box[3]])
+        try statement.bind(Self.box(point, meters: Self.addressRadiusMeters))
         var best: WhereAnswer?
         while try statement.step() {
             let target = Coordinate(uncheckedLatitudeDegrees: statement.real(2), longitudeDegrees: statement.real(3))
@@ -55,7 +54,7 @@ extension PlaceIndexReader {
             let number = statement.text(1)
             best = WhereAnswer(
                 address: [street, number].compactMap { $0 }.joined(separator: " "), street: street, housenumber: number, place: nil,
-                distanceMeters: inverse.distanceMeters, bearingDegrees: Self.bearing(inverse), latitude: target.latitudeDegrees,
+                distanceMeters: inverse.distanceMeters, bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), latitude: target.latitudeDegrees,
                 longitude: target.longitudeDegrees)
         }
         return best
@@ -67,31 +66,32 @@ extension PlaceIndexReader {
             SELECT street, lat1, lon1, lat2, lon2 FROM segments JOIN segment_box USING (id)
             WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
             """)
-        // Nearest first within a small box, growing it only when nothing is there.
+        // Nearest first within a small box, growing it only when nothing is there, up to the
+        // whole radius.
         var meters = 100.0
-        while meters <= radiusMeters * 2 {
-            let box = Self.box(point, meters: min(meters, radiusMeters))
-            try statement.bind([box[0], box[1], box[2], box[3]])
-            var best: (street: String, point: Coordinate, meters: Double)?
+        while true {
+            let span = min(meters, radiusMeters)
+            try statement.bind(Self.box(point, meters: span))
+            var best: (street: String, point: Coordinate, inverse: GeodesicInverse)?
             while try statement.step() {
                 let nearest = Self.nearestPoint(
                     on: (statement.real(1), statement.real(2)), (statement.real(3), statement.real(4)), to: point)
-                let distance = Geodesic.wgs84.inverse(from: point, to: nearest).distanceMeters
-                if distance < (best?.meters ?? .infinity), distance <= radiusMeters {
-                    best = (statement.text(0) ?? "", nearest, distance)
+                let inverse = Geodesic.wgs84.inverse(from: point, to: nearest)
+                if inverse.distanceMeters < (best?.inverse.distanceMeters ?? .infinity), inverse.distanceMeters <= radiusMeters {
+                    best = (statement.text(0) ?? "", nearest, inverse)
                 }
             }
             // A street found in the box may still be beaten by one just outside it, no nearer
             // than the box's half-width: accept it only when it is within that.
-            if let best, best.meters <= min(meters, radiusMeters) {
-                let inverse = Geodesic.wgs84.inverse(from: point, to: best.point)
+            if let best, best.inverse.distanceMeters <= span {
                 return WhereAnswer(
-                    address: nil, street: best.street, housenumber: nil, place: nil, distanceMeters: best.meters,
-                    bearingDegrees: Self.bearing(inverse), latitude: best.point.latitudeDegrees, longitude: best.point.longitudeDegrees)
+                    address: nil, street: best.street, housenumber: nil, place: nil, distanceMeters: best.inverse.distanceMeters,
+                    bearingDegrees: Angle.normalized(best.inverse.initialAzimuthDegrees), latitude: best.point.latitudeDegrees,
+                    longitude: best.point.longitudeDegrees)
             }
+            if span == radiusMeters { return nil }
             meters *= 4
         }
-        return nil
     }
 
     private func nearestTown(_ point: Coordinate) throws(SQLiteError) -> String? {
@@ -101,8 +101,7 @@ extension PlaceIndexReader {
             WHERE kind IN (\(Self.townKinds.map { "'\($0)'" }.joined(separator: ", "))) AND name IS NOT NULL
               AND max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
             """)
-        let box = Self.box(point, meters: Self.townRadiusMeters)
-        try statement.bind([box[0], box[1], box[2], box[3]])
+        try statement.bind(Self.box(point, meters: Self.townRadiusMeters))
         var best: (name: String, meters: Double)?
         while try statement.step() {
             let meters = Geodesic.wgs84.inverse(
@@ -126,10 +125,6 @@ extension PlaceIndexReader {
         let lengthSquared = dx * dx + dy * dy
         let t = lengthSquared > 0 ? min(max(-(ax * dx + ay * dy) / lengthSquared, 0), 1) : 0
         return Coordinate(uncheckedLatitudeDegrees: a.0 + t * (b.0 - a.0), longitudeDegrees: a.1 + t * (b.1 - a.1))
-    }
-
-    static func bearing(_ inverse: GeodesicInverse) -> Double {
-        (inverse.initialAzimuthDegrees + 360).truncatingRemainder(dividingBy: 360)
     }
 }
 

@@ -210,7 +210,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
         return SearchResult(
             name: statement.text(1), kind: statement.text(2), address: address.isEmpty ? nil : address, housenumber: number,
             latitude: latitude, longitude: longitude, distanceMeters: inverse.distanceMeters,
-            bearingDegrees: (inverse.initialAzimuthDegrees + 360).truncatingRemainder(dividingBy: 360), score: 0)
+            bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0)
     }
 
     /// Index words within the typos a word of its length allows: none under 4 letters, one up

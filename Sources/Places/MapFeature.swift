@@ -46,7 +46,7 @@ public struct MapFeature: Sendable, Equatable {
     public static let maximumLinePoints = 2000
 
     /// Keys of the names kept beside `name`.
-    static let otherNameKeys = ["alt_name", "official_name", "old_name", "short_name", "loc_name", "int_name"]
+    package static let otherNameKeys = ["alt_name", "official_name", "old_name", "short_name", "loc_name", "int_name"]
 
     /// The feature, or nil when it has no name, no address and no kind asked for by category,
     /// or no usable geometry.

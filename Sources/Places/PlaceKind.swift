@@ -59,11 +59,31 @@ extension PlaceKind {
     public static func isAskedFor(_ kind: String) -> Bool { askedKinds.contains(kind) }
 
     static let askedKinds: Set<String> = Set(queries.values.flatMap { $0 })
+
+    /// The tag values a kind a category asks for can come from, under any of ``keys``: the
+    /// kind itself with `_` for spaces (`fast_food`), a shop's without ` shop` (`chemist`), the
+    /// values ``names`` gives an asked name (`halt`, `platform`), and a place of worship's (a
+    /// church or a mosque). The import reads a line only if it holds one of them, or a name or
+    /// an address (`MapImport.keptKeys`).
+    package static let askedTagValues: Set<String> = {
+        var values: Set<String> = ["place_of_worship"]
+        for kind in askedKinds {
+            values.insert(kind.replacingSpaces)
+            if kind.hasSuffix(" shop") { values.insert(String(kind.dropLast(" shop".count)).replacingSpaces) }
+        }
+        for (tag, name) in names where askedKinds.contains(name) { values.insert(String(tag.split(separator: "=")[1])) }
+        return values
+    }()
 }
 
 extension String {
     /// `_` as a space: `post_office` is `post office`.
     var replacingUnderscores: String {
         String(decoding: utf8.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    /// A space as `_`: `post office` is `post_office`, as tags write it.
+    var replacingSpaces: String {
+        String(decoding: utf8.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
     }
 }
