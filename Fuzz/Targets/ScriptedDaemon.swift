@@ -6,18 +6,12 @@ import WebCompanion
 /// request (a STATUS with a fix, one search result, two trail pages), and the requests kept.
 final class ScriptedDaemon: DaemonLink {
     private let sentRequests = Mutex<[ControlRequest]>([])
-    /// The most requests kept: the newest, so a long run holds a few kilobytes.
-    static let keptRequests = 64
 
-    var count: Int { sentRequests.withLock { $0.count } }
-
-    func sent(since count: Int) -> [ControlRequest] { sentRequests.withLock { Array($0.dropFirst(min(count, $0.count))) } }
+    /// The requests sent since the last call: one input's (a handful), so none is lost.
+    func takeSent() -> [ControlRequest] { sentRequests.withLock { sent in defer { sent.removeAll() }; return sent } }
 
     func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> [UInt8] {
-        sentRequests.withLock { sent in
-            if sent.count >= Self.keptRequests { sent.removeAll() }
-            sent.append(request)
-        }
+        sentRequests.withLock { $0.append(request) }
         let line: String
         switch request {
         case .status:

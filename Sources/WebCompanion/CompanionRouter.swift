@@ -60,8 +60,20 @@ public final class CompanionRouter: Sendable {
     /// A router over `parts`.
     public init(_ parts: Parts) { self.parts = parts }
 
-    /// Answers `request`, with the headers every answer carries.
-    public func respond(to request: HTTPRequest) -> HTTPResponse { withCommonHeaders(route(request), request) }
+    /// Answers `request`: ``admit(_:)``, then ``answer(_:)`` if it was admitted. (The server
+    /// calls the two itself, the first once the headers are in.)
+    public func respond(to request: HTTPRequest) -> HTTPResponse { admit(request) ?? answer(request) }
+
+    /// The refusal of a request whose headers are all that is in, or nil to read its body and
+    /// ``answer(_:)`` it: a `Host` not ours, another site's `Origin`, no session for the API.
+    public func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        if let refusal = parts.guardian.refusal(of: request) { return withCommonHeaders(refusal, request) }
+        if Self.needsSession(request.path) && !authorized(request) { return withCommonHeaders(Self.unauthorized, request) }
+        return nil
+    }
+
+    /// Answers a request ``admit(_:)`` let through, with the headers every answer carries.
+    public func answer(_ request: HTTPRequest) -> HTTPResponse { withCommonHeaders(route(request), request) }
 
     private func withCommonHeaders(_ answer: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
         var response = answer
@@ -72,25 +84,13 @@ public final class CompanionRouter: Sendable {
         return response
     }
 
-    /// The refusal of a request whose headers are all that is in, or nil to read its body:
-    /// what ``route(_:)`` would refuse before looking at the body.
-    public func preflight(_ request: HTTPRequest) -> HTTPResponse? {
-        if let refusal = parts.guardian.refusal(of: request) { return withCommonHeaders(refusal, request) }
-        if Self.needsSession(request.path) && !authorized(request) { return withCommonHeaders(Self.unauthorized, request) }
-        return nil
-    }
-
     static func needsSession(_ path: String) -> Bool { path.hasPrefix("/api/") || path.hasPrefix("/tiles/") }
 
     static let unauthorized = HTTPResponse.error(401, "this phone is not paired: on the Pi, run waypoint-web pair and open the link it prints")
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        if let refusal = parts.guardian.refusal(of: request) { return refusal }
         if request.path == "/pair" { return pair(request) }
-        if Self.needsSession(request.path) {
-            guard authorized(request) else { return Self.unauthorized }
-            return api(request)
-        }
+        if Self.needsSession(request.path) { return api(request) }
         guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "only GET reads the page's files") }
         return parts.files.response(for: request.path) ?? .error(404, "no such page: \(PlaceName.printable(String(request.path.prefix(100))))")
     }
@@ -113,9 +113,7 @@ public final class CompanionRouter: Sendable {
     private func pair(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" else { return .error(405, "a pairing link is opened with GET") }
         let now = parts.monotonicSeconds()
-        let allowed = throttle.withLock { $0.allows(at: now) }
-        guard allowed else {
-            let wait = throttle.withLock { $0.secondsLeft(at: now) }
+        if let wait = throttle.withLock({ $0.allows(at: now) ? nil : $0.secondsLeft(at: now) }) {
             var response = Self.page(429, "Too many wrong pairing links", "Wait a minute, then open the link again.")
             response.headers.append(("Retry-After", String(wait)))
             return response
@@ -157,8 +155,7 @@ public final class CompanionRouter: Sendable {
             guard let events = parts.events, let stream = events.subscribe() else {
                 return .error(503, "\(EventHub.maximumStreams) pages are following the daemon already; close one")
             }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], body: .stream(stream))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
         case ("POST", "/api/request"): return relayed(request)
         case ("POST", "/api/place"): return place(request)
         case ("POST", "/api/route"): return uploadRoute(request)
@@ -177,13 +174,12 @@ public final class CompanionRouter: Sendable {
     /// The daemon's answer to `request`: 200 with its reply, 422 with its `ERROR`, 502 when it
     /// does not answer.
     private func relay(_ request: ControlRequest) -> HTTPResponse {
-        do throws(DaemonUnreachable) {
-            let line = try parts.daemon.exchange(request)
-            let refused = Self.isError(line)
-            if !refused && !request.isQuestion { announceChange() }
-            return .json(refused ? 422 : 200, line)
+        do throws(Refused) {
+            let line = try reply(request).line
+            if !request.isQuestion { announceChange() }
+            return .json(200, line)
         } catch {
-            return .error(502, error.description)
+            return error.response
         }
     }
 
@@ -192,14 +188,9 @@ public final class CompanionRouter: Sendable {
     /// - Returns: that state, decoded.
     @discardableResult
     private func announceChange() -> ControlReply? {
-        guard let line = try? parts.daemon.exchange(.status), let reply = try? ControlReply(line: line), case .status = reply else { return nil }
+        guard let (reply, line) = try? reply(.status), case .status = reply else { return nil }
         parts.events?.publish(status: line)
         return reply
-    }
-
-    static func isError(_ line: [UInt8]) -> Bool {
-        if case .error? = try? ControlReply(line: line) { return true }
-        return false
     }
 
     /// `POST /api/request`: a control request line, checked here as the daemon checks it, so
@@ -223,8 +214,9 @@ public final class CompanionRouter: Sendable {
         let response: HTTPResponse
     }
 
-    /// The daemon's decoded reply to `request`; its `ERROR` (422) or silence (502) thrown.
-    private func reply(_ request: ControlRequest) throws(Refused) -> ControlReply {
+    /// The daemon's reply to `request`, decoded and as sent; its `ERROR` (422) or silence (502)
+    /// thrown, worded for the page.
+    private func reply(_ request: ControlRequest) throws(Refused) -> (reply: ControlReply, line: [UInt8]) {
         let line: [UInt8]
         do throws(DaemonUnreachable) {
             line = try parts.daemon.exchange(request)
@@ -233,7 +225,13 @@ public final class CompanionRouter: Sendable {
         }
         guard let reply = try? ControlReply(line: line) else { throw Refused(response: .error(502, "the daemon's reply did not read")) }
         if case .error = reply { throw Refused(response: .json(422, line)) }
-        return reply
+        return (reply, line)
+    }
+
+    /// A JSON object of the companion's members with the daemon's reply line, as it came (read
+    /// by ``reply(_:)`` already), as the last one.
+    private static func json(_ members: [(String, JSONWriter.Ordered)], embedding line: [UInt8], as name: String) -> HTTPResponse {
+        .json(200, Array(JSONWriter.line(members).utf8.dropLast()) + Array(",\(JSONWriter.quoted(name)):".utf8) + line + [UInt8(ascii: "}")])
     }
 
     /// `POST /api/place {"text": …}`: the one box. A place (any form `waypointctl locate`
@@ -249,7 +247,7 @@ public final class CompanionRouter: Sendable {
             switch error {
             case .needsSearch(let words, _): return search(words)
             case .needsReference:
-                guard case .status(let status)? = try? reply(.status), let latitude = status.fix?.latitude,
+                guard case .status(let status)? = try? reply(.status).reply, let latitude = status.fix?.latitude,
                     let longitude = status.fix?.longitude
                 else { return .error(422, "a short plus code is completed near the wearer, and there is no GPS fix yet: give the full code") }
                 do throws(LocationError) {
@@ -282,17 +280,14 @@ public final class CompanionRouter: Sendable {
 
     private func search(_ words: String) -> HTTPResponse {
         let query = String(words.prefix(ControlRequest.maximumQueryCharacters))
-        do throws(DaemonUnreachable) {
-            let line = try parts.daemon.exchange(.search(query, latitude: nil, longitude: nil, limit: ControlRequest.defaultSearchResults))
-            guard let reply = try? ControlReply(line: line) else { return .error(502, "the daemon's reply did not read") }
-            if case .error = reply { return .json(422, line) }
+        do throws(Refused) {
+            let (reply, line) = try reply(.search(query, latitude: nil, longitude: nil, limit: ControlRequest.defaultSearchResults))
             guard case .search(let report) = reply else { return .error(502, "the daemon did not answer with search results") }
             let count = report.results.count
             let said = count == 0 ? "Nothing found for \(query)" : "\(count) place\(count == 1 ? "" : "s") found for \(query)"
-            return .json(200, Array(JSONWriter.line([("result", .string("search")), ("said", .string(said))]).utf8.dropLast())
-                + Array(",\"search\":".utf8) + line + [UInt8(ascii: "}")])
+            return Self.json([("result", .string("search")), ("said", .string(said))], embedding: line, as: "search")
         } catch {
-            return .error(502, error.description)
+            return error.response
         }
     }
 
@@ -314,14 +309,12 @@ public final class CompanionRouter: Sendable {
         guard load.line.count <= LineFramer.defaultMaximumLineLength else {
             return .error(422, "the route's \(route.waypoints.count) waypoints are too long a request; use fewer waypoints or shorter names")
         }
-        do throws(DaemonUnreachable) {
-            let line = try parts.daemon.exchange(load)
-            if Self.isError(line) { return .json(422, line) }
+        do throws(Refused) {
+            let line = try reply(load).line
             announceChange()
-            let said = "Route loaded from the \(route.source)"
-            return .json(200, Array(JSONWriter.line([("said", .string(said))]).utf8.dropLast()) + Array(",\"reply\":".utf8) + line + [UInt8(ascii: "}")])
+            return Self.json([("said", .string("Route loaded from the \(route.source)"))], embedding: line, as: "reply")
         } catch {
-            return .error(502, error.description)
+            return error.response
         }
     }
 
@@ -331,7 +324,7 @@ public final class CompanionRouter: Sendable {
         var cursor: String?
         repeat {
             do throws(Refused) {
-                guard case .track(let page) = try reply(.track(.export(since: nil, until: nil, cursor: cursor))) else {
+                guard case .track(let page) = try reply(.track(.export(since: nil, until: nil, cursor: cursor))).reply else {
                     return .error(502, "the daemon did not answer with the trail")
                 }
                 guard document.add(page) else { return .error(413, "the trail has more than \(TrailDocument.maximumPoints) points") }

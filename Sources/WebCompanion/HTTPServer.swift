@@ -28,7 +28,7 @@ public final class HTTPServer: @unchecked Sendable {
         public init() {}
     }
 
-    /// Answers a request; runs on the connection's own thread.
+    /// Answers a request the preflight let through; runs on the connection's own thread.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
     /// Looks at a request once its headers are in, before its body is read: an answer ends it
     /// there (a request without a session does not get to send megabytes first).
@@ -93,10 +93,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: - One connection's request
 
-    /// What a request gathers between libmicrohttpd's calls: its body, so far.
+    /// What a request gathers between libmicrohttpd's calls: its head, read once when it came,
+    /// and its body, so far.
     fileprivate final class PendingRequest {
-        var body: [UInt8] = []
+        var request: HTTPRequest
         var tooLarge = false
+        init(_ request: HTTPRequest) { self.request = request }
     }
 
     fileprivate func handle(
@@ -106,29 +108,31 @@ public final class HTTPServer: @unchecked Sendable {
         guard let stateBox = state.pointee else {
             // The headers are in. A request refused now, or with a body announced larger than the
             // bound, is answered before the body is read (the library then closes the connection).
-            if let refusal = preflight(request(connection, url: url, method: method)) { return queue(refusal, on: connection) }
+            let head = request(connection, url: url, method: method)
+            if let refusal = preflight(head) { return queue(refusal, on: connection) }
             if let length = Self.value(connection, .HEADER_KIND, "Content-Length").flatMap(Int.init), length > limits.bodyBytes {
                 return queue(.error(413, "the request's body is \(length) bytes; at most \(limits.bodyBytes) are taken"), on: connection)
             }
-            state.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+            state.pointee = Unmanaged.passRetained(PendingRequest(head)).toOpaque()
             return .YES
         }
         let pending = Unmanaged<PendingRequest>.fromOpaque(stateBox).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
-            if pending.body.count + count > limits.bodyBytes {
+            if pending.request.body.count + count > limits.bodyBytes {
                 pending.tooLarge = true
-                pending.body = []
+                pending.request.body = []
             } else if !pending.tooLarge, let upload {
-                upload.withMemoryRebound(to: UInt8.self, capacity: count) { pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+                upload.withMemoryRebound(to: UInt8.self, capacity: count) {
+                    pending.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                }
             }
             uploadSize.pointee = 0
             return .YES
         }
-        var whole = request(connection, url: url, method: method)
-        whole.body = pending.body
+        var whole = pending.request
         whole.bodyTooLarge = pending.tooLarge
-        pending.body = []
+        pending.request.body = []
         return queue(handler(whole), on: connection)
     }
 

@@ -88,8 +88,11 @@ public final class SessionBook: Sendable {
     }
 
     /// Whether `text` has the shape of a token (so it is safe as a file name).
-    static func isToken(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    static func isToken(_ text: String) -> Bool { isHex(text, digits: 64) }
+
+    /// Whether `text` is `digits` lower-case hex digits: a token, or a session's id.
+    static func isHex(_ text: String, digits: Int) -> Bool {
+        text.utf8.count == digits && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     // MARK: - Pairing links
@@ -193,7 +196,7 @@ public final class SessionBook: Sendable {
     /// Ends the session `id`.
     /// - Returns: false when there is no such session.
     public func revoke(id: String) throws(Failure) -> Bool {
-        guard id.utf8.count == 8, Self.isToken(String(repeating: id, count: 8)) else { return false }
+        guard Self.isHex(id, digits: 8) else { return false }
         let path = sessionsDirectory + "/" + id
         do throws(Errno) {
             try FileSystem.removeFile(path)

@@ -43,8 +43,8 @@ public struct WebConfiguration: Sendable, Equatable {
             let key = String(entry.key)
             func report(_ message: String) { problems.append("\(fileName):\(index + 1): " + TextEscaping.escaped(message)) }
             guard keys.contains(key) else {
-                let suggestion = EditDistance.suggestions(for: key, among: keys).first.map { "; did you mean '\($0)'?" } ?? ""
-                report("unknown key '\(key)'\(suggestion)")
+                let suggestion = EditDistance.didYouMean(Array(EditDistance.suggestions(for: key, among: keys).prefix(1)))
+                report("unknown key '\(key)'" + (suggestion.map { "; \($0)" } ?? ""))
                 continue
             }
             if let first = seen[key] {
@@ -52,14 +52,14 @@ public struct WebConfiguration: Sendable, Equatable {
                 continue
             }
             seen[key] = index + 1
-            guard let value = entry.value.map(String.init), !value.isEmpty else {
+            guard let value = entry.value.map(String.init) else {
                 report("missing value for '\(key)'")
                 continue
             }
             if let problem = configuration.set(key, value) { report(problem) }
         }
         if (configuration.tlsCertificatePath == nil) != (configuration.tlsKeyPath == nil) {
-            problems.append("\(fileName): tls-certificate and tls-key go together: give both, or neither for plain HTTP")
+            problems.append(TextEscaping.escaped(fileName) + ": tls-certificate and tls-key go together: give both, or neither for plain HTTP")
         }
         guard problems.isEmpty else { throw ConfigurationProblems(lines: problems) }
         return configuration
@@ -108,10 +108,10 @@ public struct WebConfiguration: Sendable, Equatable {
             bytes = try LinuxFileReading().contents(ofRegularFile: path, maximumBytes: maximumFileBytes, followingLinks: true)
         } catch {
             if error == .missing && mayBeMissing { return WebConfiguration() }
-            throw ConfigurationProblems(lines: ["cannot read the config file \(path): \(error)"])
+            throw ConfigurationProblems(lines: [TextEscaping.escaped("cannot read the config file \(path): \(error)")])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigurationProblems(lines: ["\(path): is not UTF-8 text"])
+            throw ConfigurationProblems(lines: [TextEscaping.escaped("\(path): is not UTF-8 text")])
         }
         return try parse(text, fileName: path)
     }

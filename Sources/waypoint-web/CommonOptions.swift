@@ -14,7 +14,8 @@ enum CommonOptions {
             if let directory = arguments.value("--state-dir") { configuration.stateDirectory = directory }
             return configuration
         } catch {
-            fail(error.description)
+            // One `file:line: message` a line, each escaped once by the parser.
+            for line in error.lines { fputs("waypoint-web: \(line)\n", stderr) }
             return nil
         }
     }

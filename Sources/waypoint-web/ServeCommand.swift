@@ -53,9 +53,10 @@ enum ServeCommand {
         // The router needs the port listened on (the Host check), known once the server started:
         // the handler reads it through this box, set before any request can come.
         let routerBox = RouterBox()
-        let server = HTTPServer(logger: logger, preflight: { routerBox.router?.preflight($0) }) { request in
-            routerBox.router?.respond(to: request) ?? .error(503, "starting; try again in a moment")
-        }
+        let server = HTTPServer(logger: logger, preflight: { request in
+            guard let router = routerBox.router else { return .error(503, "starting; try again in a moment") }
+            return router.admit(request)
+        }) { request in routerBox.router?.answer(request) ?? .error(503, "starting; try again in a moment") }
         let port: UInt16
         do throws(HTTPServer.StartError) {
             port = try server.start(address: configuration.listen, tls: tls)

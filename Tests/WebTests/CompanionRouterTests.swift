@@ -73,13 +73,16 @@ import WebCompanion
         #expect(setup.request("GET", "/", authorized: false).status == 200)
     }
 
-    @Test func arevokedOrExpiredSessionEnds() throws {
+    @Test func aRevokedOrExpiredSessionEnds() throws {
         let setup = try Setup()
         #expect(setup.request("GET", "/api/map").status == 200)
         setup.advance(31 * 86_400)
         #expect(setup.request("GET", "/api/map").status == 401, "30 days later")
         let other = try setup.book.makeSession(kind: "phone", name: nil, now: 1_000_000 + 31 * 86_400, days: 30)
+        let withOther = ["authorization": "Bearer \(other.token)"]
+        #expect(setup.request("GET", "/api/map", authorized: false, headers: withOther).status == 200)
         #expect(try setup.book.revoke(id: other.id))
+        #expect(setup.request("GET", "/api/map", authorized: false, headers: withOther).status == 401, "revoked")
         #expect(try !setup.book.revoke(id: other.id), "gone already")
         #expect(try !setup.book.revoke(id: "../../x"), "not an id")
     }

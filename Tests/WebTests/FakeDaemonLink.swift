@@ -1,5 +1,4 @@
 import ControlProtocol
-import Foundation
 import Synchronization
 import WebCompanion
 
@@ -18,8 +17,7 @@ final class FakeDaemonLink: DaemonLink {
 
     func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> [UInt8] {
         guard reachable else { throw DaemonUnreachable("the daemon does not answer: connection refused") }
-        let object = try? JSONSerialization.jsonObject(with: Data(request.line)) as? [String: Any]
-        let command = object?["cmd"] as? String ?? "?"
+        let command = request.commandName
         return state.withLock { state in
             state.sent.append(request)
             guard var queue = state.replies[String(command)], !queue.isEmpty else { return Array(#"{"class":"OK"}"#.utf8) }
