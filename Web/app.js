@@ -12,13 +12,14 @@
 
 (function () {
   // ------------------------------------------------------------------ words and numbers
-  // Pure functions: exported to Node at the bottom, so they can be tested without a browser.
+  // Pure functions: they read nothing of the page.
 
+  /** The 16 compass points, clockwise from north, each 22.5° wide. */
   const POINTS = [
-    ['N', 'north'], ['NNE', 'north-northeast'], ['NE', 'northeast'], ['ENE', 'east-northeast'],
-    ['E', 'east'], ['ESE', 'east-southeast'], ['SE', 'southeast'], ['SSE', 'south-southeast'],
-    ['S', 'south'], ['SSW', 'south-southwest'], ['SW', 'southwest'], ['WSW', 'west-southwest'],
-    ['W', 'west'], ['WNW', 'west-northwest'], ['NW', 'northwest'], ['NNW', 'north-northwest'],
+    'north', 'north-northeast', 'northeast', 'east-northeast',
+    'east', 'east-southeast', 'southeast', 'south-southeast',
+    'south', 'south-southwest', 'southwest', 'west-southwest',
+    'west', 'west-northwest', 'northwest', 'north-northwest',
   ];
 
   const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -29,7 +30,7 @@
 
   /** The 16-point compass name, as the daemon's CompassPoint names it (11.25° is NNE). */
   function compassName(deg) {
-    return POINTS[Math.floor((normalize(deg) + 11.25) / 22.5) % 16][1];
+    return POINTS[Math.floor((normalize(deg) + 11.25) / 22.5) % 16];
   }
 
   /** `8.4 m`, `432 m`, `1.24 km`, `5837 km`: rounded as waypointctl rounds, to what matters on foot. */
@@ -39,6 +40,13 @@
     if (m < 1000) return `${Math.round(m)} m`;
     if (m < 100000) return `${(m / 1000).toFixed(2)} km`;
     return `${Math.round(m / 1000)} km`;
+  }
+
+  /** `120 m northeast`, or with `preposition` `120 m to the northeast`; the distance alone
+   *  when the bearing is unknown. */
+  function distanceWords(m, bearing, preposition = '') {
+    if (!isNum(bearing)) return formatDistance(m);
+    return `${formatDistance(m)} ${preposition}${compassName(bearing)}`;
   }
 
   function formatSeconds(s) {
@@ -74,11 +82,12 @@
 
   /** `slightly right, 17°`: the words and the exact turn, for the readout and the interval. */
   function directionPhrase(error) {
-    const words = directionWords(error);
-    const whole = Math.round(Math.abs(signedAngle(error)));
+    const e = signedAngle(error);
+    const words = directionWords(e);
+    const whole = Math.round(Math.abs(e));
     if (whole === 0) return words;
     if (words === 'ahead' || words === 'behind you') {
-      return `${words}, ${whole}° ${signedAngle(error) > 0 ? 'right' : 'left'}`;
+      return `${words}, ${whole}° ${e > 0 ? 'right' : 'left'}`;
     }
     return `${words}, ${whole}°`;
   }
@@ -104,12 +113,15 @@
   function distanceAndDirection(from, lat, lon) {
     if (!from || !isNum(lat) || !isNum(lon)) return '';
     const d = distanceBetween(from.lat, from.lon, lat, lon);
-    return d < 1 ? 'here' : `${formatDistance(d)} ${compassName(bearingBetween(from.lat, from.lon, lat, lon))}`;
+    return d < 1 ? 'here' : distanceWords(d, bearingBetween(from.lat, from.lon, lat, lon));
   }
 
   const placeName = (d) => (d && d.name) || (d ? formatDMS(d.lat, d.lon) : '');
 
   const headingUsable = (h) => Boolean(h && h.reliable && isNum(h.true));
+
+  /** `the route` and its name, if it has one. */
+  const routeName = (r) => `the route${r && r.name ? ` ${r.name}` : ''}`;
 
   function fixProblemText(fix) {
     if (!fix) return 'no fix from the GPS yet';
@@ -120,6 +132,12 @@
       case null: case undefined: return 'no usable fix';
       default: return fix.problem;
     }
+  }
+
+  /** `212° southwest` (or `212.4° southwest` with `digits`), or why the heading is unknown. */
+  function headingText(h, digits = 0) {
+    if (!headingUsable(h)) return `Unknown: ${headingProblemText(h)}`;
+    return `${digits ? h.true.toFixed(digits) : wholeDegrees(h.true)}° ${compassName(h.true)}`;
   }
 
   function headingProblemText(h) {
@@ -144,7 +162,7 @@
       case 'no-fix': return `Waiting for GPS: ${fixProblemText(s.fix)}.`;
       case 'no-heading': return `Compass heading unreliable: ${headingProblemText(s.heading)}.`;
       case 'guiding':
-        return s.route ? `Following the route${s.route.name ? ` ${s.route.name}` : ''}, towards ${name}.` : `Guiding to ${name}.`;
+        return s.route ? `Following ${routeName(s.route)}, towards ${name}.` : `Guiding to ${name}.`;
       case 'arrived': return `Arrived at ${name}.`;
       default: return String(s.state);
     }
@@ -176,7 +194,7 @@
     if (!parts.length) return 'The map knows no address near here.';
     let text = `You are near ${parts.join(', ')}`;
     if (isNum(w.distance_m) && w.distance_m >= 5 && isNum(w.bearing_deg)) {
-      text += ` (${formatDistance(w.distance_m)} to the ${compassName(w.bearing_deg)})`;
+      text += ` (${distanceWords(w.distance_m, w.bearing_deg, 'to the ')})`;
     }
     return `${text}.`;
   }
@@ -257,23 +275,13 @@
     return kept;
   }
 
-  const pure = {
-    compassName, sentence, formatDistance, formatSeconds, formatDMS, formatDecimal, directionWords,
-    directionPhrase, distanceBetween, bearingBetween, distanceAndDirection, stateSentence,
-    directionText, describeRoute, describeWhere, cleanName, createTargetTracker, compassView,
-    trailSegments, fixProblemText, headingProblemText, signedAngle,
-  };
-  if (typeof document === 'undefined') {
-    if (typeof module === 'object' && module.exports) module.exports = pure;
-    return;
-  }
-
   // ------------------------------------------------------------------ the page's state
 
   const $ = (id) => document.getElementById(id);
   const AUTO = { auto: true };
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const NOT_PAIRED = 'This phone is not paired with the Pi yet.';
+  const DAEMON_DOWN = 'The navigation service on the Pi is not answering.';
 
   const app = {
     paired: null,          // unknown until the first answer of the server
@@ -294,6 +302,9 @@
     chosen: null,          // the point tapped on the map
     trailTimer: null,
   };
+
+  /** Our own actions change the destination: for 5 s its change is not announced again. */
+  const markOwnChange = () => { app.ownChangeUntil = Date.now() + 5000; };
 
   // Settings survive a reload; private browsing may refuse storage, then they last a visit.
   const store = {
@@ -341,13 +352,28 @@
   /** A new action starts with empty regions: an old message must not look like its answer. */
   const clearMessages = () => { $('alert-region').replaceChildren(); $('status-region').replaceChildren(); };
 
+  /** A field's error: shown under it (in its error element), marked invalid, announced, focused. */
+  function showFieldError(fieldId, errorId, message) {
+    $(errorId).textContent = sentence(message);
+    $(fieldId).setAttribute('aria-invalid', 'true');
+    shout(message, { shown: true });
+    $(fieldId).focus();
+  }
+
+  function clearFieldError(fieldId, errorId) {
+    $(errorId).textContent = '';
+    $(fieldId).removeAttribute('aria-invalid');
+  }
+
   // ------------------------------------------------------------------ talking to the server
 
   class ApiError extends Error {
     constructor(message, status) { super(message); this.status = status; }
   }
 
-  async function api(path, { method = 'GET', json, body, headers = {} } = {}) {
+  /** One call to the server: its JSON (or with `text`, its body as text); a 401 shows the
+   *  not-paired notice; every failure throws an ApiError with a sentence and the HTTP status. */
+  async function api(path, { method = 'GET', json, body, headers = {}, text = false } = {}) {
     const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
     if (json !== undefined) {
       init.body = JSON.stringify(json);
@@ -361,8 +387,9 @@
     } catch (e) {
       throw new ApiError('The Pi did not answer: check that this phone is on the same network as the Pi.', 0);
     }
-    let data = null;
-    try { data = await response.json(); } catch (e) { /* not JSON: the status says enough */ }
+    let raw = '';
+    try { raw = await response.text(); } catch (e) { /* no body: the status says enough */ }
+    const data = parse(raw); // null when not JSON
     if (response.status === 401) {
       showNotPaired();
       throw new ApiError((data && data.error) || NOT_PAIRED, 401);
@@ -371,21 +398,24 @@
       const message = data && (data.message || data.error);
       throw new ApiError(message || `The Pi answered with an error (HTTP ${response.status}).`, response.status);
     }
-    return data;
+    return text ? raw : data;
   }
 
   /** One control request, as on the daemon's socket; 422 carries the daemon's sentence. */
   const request = (object) => api('/api/request', { method: 'POST', json: object });
 
-  /** Runs an action from a control: errors go to the alert region; a busy control ignores taps. */
-  async function act(control, action) {
+  /** Runs an action from a control: errors go to onError, else to the alert region (a 401 has
+   *  already shown the not-paired notice); a busy control ignores taps. */
+  async function act(control, action, onError) {
     if (control && control.getAttribute('aria-disabled') === 'true') return;
     if (control) control.setAttribute('aria-disabled', 'true');
     clearMessages();
     try {
       await action();
     } catch (e) {
-      if (e.status !== 401) shout(e.message || String(e));
+      if (e.status === 401) return;
+      if (onError) onError(e);
+      else shout(e.message || String(e));
     } finally {
       if (control) control.removeAttribute('aria-disabled');
     }
@@ -426,16 +456,16 @@
     renderGuidance(s);
     drawCompass(compassView(s));
     renderDetails(s);
-    setText($('route-text'), describeRoute(s.route));
+    showRoute(s.route);
     $('mute-button').setAttribute('aria-pressed', String(Boolean(s.muted)));
     updateDistances();
-    if (app.map) updateMap(s);
+    if (mapShown()) updateMap(s);
     if (s.calibration === 'running') pollCalibration();
     announceChanges(prev, s);
   }
 
   function renderGuidance(s) {
-    setText($('state-text'), app.daemonDown ? 'The navigation service on the Pi is not answering.' : stateSentence(s));
+    setText($('state-text'), app.daemonDown ? DAEMON_DOWN : stateSentence(s));
     const d = s.destination;
     setText($('destination-text'), d
       ? `${d.name ? `${d.name}, ` : ''}${formatDMS(d.lat, d.lon)}${isNum(d.radius) ? `, arrival within ${formatDistance(d.radius)}` : ''}`
@@ -443,10 +473,7 @@
     const stale = s.fix && s.fix.problem ? ' (from the last known position)' : '';
     setText($('distance-text'), d && isNum(s.distance) ? formatDistance(s.distance) + stale : 'Unknown');
     setText($('direction-text'), directionText(s));
-    const h = s.heading;
-    setText($('heading-text'), headingUsable(h)
-      ? `${wholeDegrees(h.true)}° ${compassName(h.true)}`
-      : `Unknown: ${headingProblemText(h)}`);
+    setText($('heading-text'), headingText(s.heading));
     const problems = Array.isArray(s.problems) ? s.problems : [];
     const list = $('problems-list');
     if (list.dataset.shown !== problems.join('\n')) {
@@ -462,9 +489,7 @@
     const last = known && f.problem ? ' (last known)' : '';
     setText($('position-dms'), known ? formatDMS(f.lat, f.lon) + last : 'Unknown');
     setText($('position-decimal'), known ? formatDecimal(f.lat, f.lon) + last : 'Unknown');
-    setText($('details-heading-text'), headingUsable(s.heading)
-      ? `${s.heading.true.toFixed(1)}° ${compassName(s.heading.true)}`
-      : `Unknown: ${headingProblemText(s.heading)}`);
+    setText($('details-heading-text'), headingText(s.heading, 1));
     let elevation = 'Unknown';
     if (f && isNum(f.altMSL)) elevation = `${Math.round(f.altMSL)} m above sea level`;
     else if (f && isNum(f.altHAE)) elevation = `${Math.round(f.altHAE)} m above the WGS84 ellipsoid`;
@@ -481,24 +506,26 @@
 
   const destinationKey = (d) => (d ? `${d.lat.toFixed(6)},${d.lon.toFixed(6)},${d.name || ''}` : '');
 
-  /** Says what changed, once, when it changes; the first STATUS of a visit says nothing. */
+  /** Says what changed, once, when it changes; the first STATUS of a visit says nothing. All
+   *  that one STATUS changed is said as one message: a second would replace the first. */
   function announceChanges(prev, s) {
     if (!prev) return;
     const own = Date.now() < app.ownChangeUntil;
     const name = placeName(s.destination);
+    const lines = [];
     if (s.state !== prev.state) {
       if (s.state === 'arrived') {
-        shout(s.route && s.route.finished ? `Arrived at the end of the route${s.route.name ? ` ${s.route.name}` : ''}.` : `Arrived at ${name}.`);
+        shout(s.route && s.route.finished ? `Arrived at the end of ${routeName(s.route)}.` : `Arrived at ${name}.`);
       } else if (s.state === 'no-fix') {
-        say(`GPS lost: ${fixProblemText(s.fix)}.`, AUTO);
+        lines.push(`GPS lost: ${fixProblemText(s.fix)}.`);
       } else if (s.state === 'no-heading') {
-        say(`Compass heading lost: ${headingProblemText(s.heading)}.`, AUTO);
+        lines.push(`Compass heading lost: ${headingProblemText(s.heading)}.`);
       } else if (s.state === 'guiding' && prev.state === 'no-fix') {
-        say('GPS back; guiding again.', AUTO);
+        lines.push('GPS back; guiding again.');
       } else if (s.state === 'guiding' && prev.state === 'no-heading') {
-        say('Compass heading back; guiding again.', AUTO);
+        lines.push('Compass heading back; guiding again.');
       } else if (s.state === 'idle' && prev.destination && !own) {
-        say('Guidance stopped: the destination was cleared.', AUTO);
+        lines.push('Guidance stopped: the destination was cleared.');
       }
     }
     const destinationChanged = destinationKey(s.destination) !== destinationKey(prev.destination);
@@ -509,24 +536,25 @@
         const r = s.route;
         const where = isNum(s.distance) ? `, ${formatDistance(s.distance)}` : '';
         if (r && prev.route && r.waypoint !== prev.route.waypoint) {
-          say(`Now to waypoint ${r.waypoint} of ${r.count}${r.target && r.target.name ? `, ${r.target.name}` : ''}${where}.`, AUTO);
+          lines.push(`Now to waypoint ${r.waypoint} of ${r.count}${r.target && r.target.name ? `, ${r.target.name}` : ''}${where}.`);
         } else {
-          say(`New destination: ${name}${where}.`, AUTO);
+          lines.push(`New destination: ${name}${where}.`);
         }
       }
     }
     // A problem the daemon starts reporting (a fault, a stale fix) is said once, when it comes.
     const before = new Set(Array.isArray(prev.problems) ? prev.problems : []);
     for (const problem of Array.isArray(s.problems) ? s.problems : []) {
-      if (!before.has(problem)) say(`Problem: ${problem}`, AUTO);
+      if (!before.has(problem)) lines.push(sentence(`Problem: ${problem}`)); // ends a sentence: more may follow
     }
     if (s.state === 'guiding') {
       const change = app.tracker.update(s.error, s.haptic && s.haptic.zone, Date.now());
-      if (change === 'on') say('On target.', AUTO);
-      else if (change === 'off') say(`Off target: ${directionWords(s.error)}.`, AUTO);
+      if (change === 'on') lines.push('On target.');
+      else if (change === 'off') lines.push(`Off target: ${directionWords(s.error)}.`);
     } else {
       app.tracker.reset();
     }
+    if (lines.length) say(lines.join(' '), AUTO);
   }
 
   // ------------------------------------------------------------------ the compass
@@ -576,28 +604,35 @@
     return `M ${x1} ${y1} A ${radius} ${radius} 0 ${to - from > 180 ? 1 : 0} 1 ${x2} ${y2}`;
   }
 
+  /** Draws the compass to whole degrees; STATUS comes 5 times a second, so nothing is redrawn
+   *  unless something drawn changed. */
   function drawCompass(view) {
     const known = view.heading !== null;
+    const heading = known ? Math.round(view.heading) : 0;
+    const pin = view.pin !== null ? Math.round(view.pin) : null;
+    const key = known ? `${heading}|${pin}|${view.zone}|${view.away}` : 'unknown';
+    if (compass.key === key) return;
+    compass.key = key;
     compass.unknown.setAttribute('visibility', known ? 'hidden' : 'visible');
     compass.me.setAttribute('visibility', known ? 'visible' : 'hidden');
     for (const { deg, node } of compass.ticks) {
-      const [x1, y1] = at(deg - (known ? view.heading : 0), 82);
-      const [x2, y2] = at(deg - (known ? view.heading : 0), 90);
-      node.setAttribute('x1', x1); node.setAttribute('y1', y1);
-      node.setAttribute('x2', x2); node.setAttribute('y2', y2);
+      const [x1, y1] = at(deg - heading, 82);
+      const [x2, y2] = at(deg - heading, 90);
+      node.setAttribute('x1', x1.toFixed(1)); node.setAttribute('y1', y1.toFixed(1));
+      node.setAttribute('x2', x2.toFixed(1)); node.setAttribute('y2', y2.toFixed(1));
       node.setAttribute('visibility', known ? 'visible' : 'hidden');
     }
     for (const { deg, node } of compass.letters) {
       if (!known) { node.setAttribute('visibility', 'hidden'); continue; }
-      const [x, y] = at(deg - view.heading, 66);
+      const [x, y] = at(deg - heading, 66);
       node.setAttribute('x', x.toFixed(1));
       node.setAttribute('y', y.toFixed(1));
       node.setAttribute('visibility', 'visible');
     }
-    const pinShown = view.pin !== null;
+    const pinShown = pin !== null;
     for (const node of [compass.pin, compass.pinLine]) node.setAttribute('visibility', pinShown ? 'visible' : 'hidden');
     if (pinShown) {
-      const [x, y] = at(view.pin, 90);
+      const [x, y] = at(pin, 90);
       compass.pin.setAttribute('cx', x.toFixed(1));
       compass.pin.setAttribute('cy', y.toFixed(1));
       compass.pinLine.setAttribute('x2', x.toFixed(1));
@@ -608,8 +643,8 @@
       const half = Math.min(view.zone, 180);
       // "away": the motor answers outside the zone, so that is the part drawn.
       d = view.away
-        ? (half < 180 ? arcPath(view.pin + half, view.pin + 360 - half, 100) : '')
-        : arcPath(view.pin - half, view.pin + half, 100);
+        ? (half < 180 ? arcPath(pin + half, pin + 360 - half, 100) : '')
+        : arcPath(pin - half, pin + half, 100);
     }
     compass.zone.setAttribute('d', d);
   }
@@ -649,7 +684,7 @@
         app.daemonDown = true;
         say(sentence(`The navigation service on the Pi is not answering: ${d.error || 'no reason given'}`));
       }
-      setText($('state-text'), 'The navigation service on the Pi is not answering.');
+      setText($('state-text'), DAEMON_DOWN);
     });
     events.addEventListener('error', () => {
       if (!app.connectionLost) {
@@ -703,30 +738,16 @@
 
   // ------------------------------------------------------------------ the box and search
 
-  function boxError(message) {
-    $('box-error').textContent = sentence(message);
-    $('box').setAttribute('aria-invalid', 'true');
-    shout(message, { shown: true });
-    $('box').focus();
-  }
-
-  function clearBoxError() {
-    $('box-error').textContent = '';
-    $('box').removeAttribute('aria-invalid');
-  }
+  const boxError = (message) => showFieldError('box', 'box-error', message);
 
   async function submitBox(event) {
     event.preventDefault();
     const box = $('box');
     const text = box.value.trim();
-    clearBoxError();
-    clearMessages();
-    if (!text) { boxError('Type or paste a destination first.'); return; }
-    const go = $('box-go');
-    if (go.getAttribute('aria-disabled') === 'true') return;
-    go.setAttribute('aria-disabled', 'true');
-    app.ownChangeUntil = Date.now() + 5000;
-    try {
+    clearFieldError('box', 'box-error');
+    if (!text) { clearMessages(); boxError('Type or paste a destination first.'); return; }
+    await act($('box-go'), async () => {
+      markOwnChange();
       const reply = await api('/api/place', { method: 'POST', json: { text } });
       if (reply.result === 'set') {
         hideResults();
@@ -735,14 +756,11 @@
         say(reply.said || `Guiding to ${name}.`);
       } else {
         const results = (reply.search && reply.search.results) || [];
-        showResults(results, reply.said || `${results.length} places found for ${text}`);
-        say(reply.said || `${results.length} places found for ${text}.`);
+        const found = `${results.length} places found for ${text}`;
+        showResults(results, reply.said || found);
+        say(reply.said || `${found}.`);
       }
-    } catch (e) {
-      if (e.status !== 401) boxError(e.message);
-    } finally {
-      go.removeAttribute('aria-disabled');
-    }
+    }, (e) => boxError(e.message));
   }
 
   function hideResults() {
@@ -772,7 +790,7 @@
         ['result-title', `${i + 1}. Go to ${r.name || (r.kind ? `a ${r.kind}` : 'this place')}`],
         r.name && r.kind ? ['result-line', r.kind] : null,
         r.address ? ['result-line', r.address] : null,
-        isNum(r.distance_m) ? ['result-line', `${formatDistance(r.distance_m)}${isNum(r.bearing_deg) ? ` ${compassName(r.bearing_deg)}` : ''}`] : null,
+        isNum(r.distance_m) ? ['result-line', distanceWords(r.distance_m, r.bearing_deg)] : null,
       ]);
       const li = el('li');
       li.append(b);
@@ -796,7 +814,7 @@
   };
 
   async function goTo(req, name, lat, lon) {
-    app.ownChangeUntil = Date.now() + 5000;
+    markOwnChange();
     await request(req);
     const where = distanceAndDirection(here(), lat, lon);
     say(`Guiding to ${name}${where ? `, ${where}` : ''}.`);
@@ -842,8 +860,15 @@
     return li;
   }
 
-  function updateDistances() {
+  let distancesFrom = null; // the position the lists' distances were last worked out from
+
+  /** Brings the lists' distances up to date; only when the position moved, unless `force`
+   *  (new items). */
+  function updateDistances(force = false) {
     const from = here();
+    const key = from ? `${from.lat},${from.lon}` : '';
+    if (!force && key === distancesFrom) return;
+    distancesFrom = key;
     for (const node of document.querySelectorAll('.item-distance')) {
       const where = distanceAndDirection(from, parseFloat(node.dataset.lat), parseFloat(node.dataset.lon));
       setText(node, where ? `(${where})` : '');
@@ -852,10 +877,11 @@
 
   /**
    * Shows a list's items, reusing the <li> of an item whose key is unchanged, so that a refresh
-   * after a STATUS replaces nothing the user may be about to press. If focus was inside, it goes
-   * back to the control of the same place (its data-focus), else to the list's heading.
+   * after a STATUS replaces nothing the user may be about to press. If focus was inside and its
+   * control is gone, it goes to the control whose data-focus is `preferKey` (the place an action
+   * just changed), else to the control of the same place, else to the list's heading.
    */
-  function showItems(list, entries, fallback) {
+  function showItems(list, entries, fallback, preferKey) {
     const old = new Map(Array.from(list.children, (li) => [li.dataset.key, li]));
     const items = entries.map(([key, make]) => {
       const li = old.get(key) || make();
@@ -867,11 +893,12 @@
     const focusKey = active && list.contains(active) ? active.dataset.focus || '' : null;
     list.replaceChildren(...items);
     if (focusKey !== null) {
-      const again = list.contains(active) ? active
-        : focusKey && list.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      (again || fallback).focus({ preventScroll: true }); // the list changed, not the user's place
+      // A control moved by replaceChildren has lost focus: it gets it back.
+      const control = (key) => key && list.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+      const again = list.contains(active) ? active : control(preferKey) || control(focusKey) || fallback;
+      again.focus({ preventScroll: true }); // the list changed, not the user's place
     }
-    updateDistances();
+    updateDistances(true);
   }
 
   const emptyItem = (text) => ['empty', () => el('li', 'item empty', text)];
@@ -901,12 +928,11 @@
     const li = itemHead(name, d.lat, d.lon);
     const row = el('div', 'button-row');
     const go = button(`Go to ${label}`, () => act(go, async () => goTo({ cmd: 'go', recent: await recentNumber(d) }, name, d.lat, d.lon)));
-    go.dataset.focus = `recent:${name}`;
+    go.dataset.focus = `recent:${label}`; // the label: unique in the list, unlike the name
     const forget = button(`Remove ${label} from recent`, () => act(forget, async () => {
       await request({ cmd: 'recent', action: 'remove', index: await recentNumber(d) });
       say(`${name} removed from the recent destinations.`);
-      await loadRecent();
-      $('recent-heading').focus();
+      await loadRecent(); // its item is gone: showItems moves focus to the heading
     }));
     row.append(go, forget);
     li.append(row);
@@ -914,12 +940,10 @@
   }
 
   function renderPlaces(focusKey) {
-    const list = $('places-list');
     const entries = app.places.map((p) => [JSON.stringify(p), () => placeItem(p)]);
-    showItems(list, entries.length ? entries
-      : [emptyItem('No named places yet. Save this spot below, or choose a point on the map.')], $('named-heading'));
-    const target = focusKey && list.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-    if (target) target.focus();
+    showItems($('places-list'), entries.length ? entries
+      : [emptyItem('No named places yet. Save this spot below, or choose a point on the map.')],
+    $('named-heading'), focusKey);
   }
 
   let uniqueId = 0; // for the ids that tie each rename field to its label
@@ -966,8 +990,7 @@
     const yes = button(`Yes, remove ${p.name}`, () => act(yes, async () => {
       await request({ cmd: 'place', action: 'remove', name: p.name });
       say(`${p.name} removed.`);
-      await loadPlaces();
-      $('named-heading').focus();
+      await loadPlaces(); // its item is gone: showItems moves focus to the heading
     }));
     const confirmRow = el('div', 'button-row');
     confirmRow.append(yes, button(`Keep ${p.name}`, () => close(confirm, remove), 'secondary'));
@@ -994,18 +1017,10 @@
   async function markSpot(event) {
     event.preventDefault();
     const field = $('mark-name');
-    const markButton = $('mark-button');
     const name = field.value.trim();
-    $('mark-error').textContent = '';
-    field.removeAttribute('aria-invalid');
-    if (!name) {
-      $('mark-error').textContent = 'Type a name for this spot first.';
-      field.setAttribute('aria-invalid', 'true');
-      shout('Type a name for this spot first.', { shown: true });
-      field.focus();
-      return;
-    }
-    await act(markButton, async () => {
+    clearFieldError('mark-name', 'mark-error');
+    if (!name) { showFieldError('mark-name', 'mark-error', 'Type a name for this spot first.'); return; }
+    await act($('mark-button'), async () => {
       // The daemon averages the fixes of the seconds *before* the request, as waypointctl does.
       say('Hold still for 5 seconds…');
       await sleep(5000);
@@ -1026,10 +1041,12 @@
     return start + describeRoute(route);
   }
 
+  const showRoute = (route) => setText($('route-text'), describeRoute(route));
+
   async function routeAction(action) {
-    app.ownChangeUntil = Date.now() + 5000;
+    markOwnChange();
     const reply = await request({ cmd: 'route', action });
-    setText($('route-text'), describeRoute(reply.route));
+    showRoute(reply.route);
     say(routeSentence(action, reply.route));
   }
 
@@ -1038,37 +1055,38 @@
     const file = $('route-file').files[0];
     await act($('route-upload'), async () => {
       if (!file) { $('route-file').focus(); throw new Error('Choose a GPX file first.'); }
-      app.ownChangeUntil = Date.now() + 5000;
+      markOwnChange();
       const reply = await api('/api/route', {
         method: 'POST', body: file, headers: { 'Content-Type': 'application/gpx+xml' },
       });
-      if (reply.route !== undefined) setText($('route-text'), describeRoute(reply.route));
+      if (reply.route !== undefined) showRoute(reply.route);
       say(reply.said || 'Route loaded; following it now.');
       $('route-form').reset();
     });
   }
 
   async function takeMeBack() {
-    app.ownChangeUntil = Date.now() + 5000;
+    markOwnChange();
     const reply = await request({ cmd: 'back' });
     const r = reply.route;
-    setText($('route-text'), describeRoute(r));
+    showRoute(r);
     say(r
       ? `Guiding back along the trail: ${r.count} waypoint${r.count === 1 ? '' : 's'}, ${formatDistance(r.remaining)} to go.`
       : 'Guiding back along the trail.');
   }
 
   async function toggleMute() {
-    const on = $('mute-button').getAttribute('aria-pressed') !== 'true';
+    const on = !(app.status && app.status.muted);
     await request({ cmd: 'mute', on });
-    $('mute-button').setAttribute('aria-pressed', String(on));
+    // Kept until the next STATUS replaces it, so a second tap before then toggles back.
     if (app.status) app.status.muted = on;
+    $('mute-button').setAttribute('aria-pressed', String(on)); // STATUS confirms it soon
     say(on ? 'Guidance vibration muted; warnings still play.' : 'Guidance vibration on.');
   }
 
   async function clearDestination() {
     const had = Boolean(app.status && app.status.destination);
-    app.ownChangeUntil = Date.now() + 5000;
+    markOwnChange();
     await request({ cmd: 'clear' });
     say(had ? 'Destination cleared; guidance stopped.' : 'No destination was set; nothing to clear.');
   }
@@ -1199,8 +1217,7 @@
   async function toggleMap() {
     const opening = $('map-area').hidden;
     $('map-area').hidden = !opening;
-    $('map-toggle').setAttribute('aria-expanded', String(opening));
-    setText($('map-toggle'), opening ? 'Hide the map' : 'Show the map');
+    $('map-toggle').setAttribute('aria-expanded', String(opening)); // its name stays "Map"
     clearInterval(app.trailTimer);
     if (!opening) return;
     if (!app.map) await createMap();
@@ -1241,10 +1258,15 @@
     app.map = map;
   }
 
+  /** The map is drawn only while it is open (opening it draws it afresh). */
+  const mapShown = () => Boolean(app.map) && !$('map-area').hidden;
+
+  /** Puts a layer at a point (or removes it); Leaflet redraws only what moved or grew. */
   function showLayer(layer, point, radius) {
     if (!point || !isNum(point.lat) || !isNum(point.lon)) { layer.remove(); return; }
-    layer.setLatLng([point.lat, point.lon]);
-    if (radius !== undefined) layer.setRadius(radius);
+    const shown = layer.getLatLng();
+    if (!shown || shown.lat !== point.lat || shown.lng !== point.lon) layer.setLatLng([point.lat, point.lon]);
+    if (radius !== undefined && layer.getRadius() !== radius) layer.setRadius(radius);
     if (!app.map.hasLayer(layer)) layer.addTo(app.map);
   }
 
@@ -1260,10 +1282,8 @@
   async function loadTrail() {
     if (!app.map) return;
     try {
-      const response = await fetch('/api/trail.gpx', { credentials: 'same-origin' });
-      if (response.status === 401) { showNotPaired(); return; }
-      if (!response.ok) return;
-      const doc = new DOMParser().parseFromString(await response.text(), 'application/xml');
+      const gpx = await api('/api/trail.gpx', { text: true, headers: { Accept: 'application/gpx+xml' } });
+      const doc = new DOMParser().parseFromString(gpx, 'application/xml');
       if (doc.getElementsByTagName('parsererror').length) return;
       app.layers.trail.clearLayers();
       for (const segment of trailSegments(doc, 2000)) {
@@ -1285,15 +1305,24 @@
 
   // ------------------------------------------------------------------ start
 
-  async function loadStatus() {
+  /**
+   * Asks for the first STATUS. True when the server answered and this phone is paired, even if
+   * the daemon behind it did not (502: the stream retries); false on 401 (the notice shows) or
+   * when nothing answered at all (said aloud too with `tell`).
+   */
+  async function loadStatus({ tell = false } = {}) {
     try {
       const s = await api('/api/status');
       showPaired();
       handleStatus(s);
     } catch (e) {
       if (e.status === 401) return false;
-      // The server answered but not the daemon (502), or the network failed: the stream retries.
       setText($('state-text'), e.message);
+      if (!(e.status > 0)) {
+        if (tell) shout(e.message);
+        return false;
+      }
+      showPaired();
     }
     return true;
   }
@@ -1303,12 +1332,11 @@
     drawCompass(compassView(null));
 
     $('box-form').addEventListener('submit', submitBox);
-    $('box').addEventListener('input', () => { if ($('box').hasAttribute('aria-invalid')) clearBoxError(); });
     $('mark-form').addEventListener('submit', markSpot);
-    $('mark-name').addEventListener('input', () => {
-      $('mark-error').textContent = '';
-      $('mark-name').removeAttribute('aria-invalid');
-    });
+    // Typing again clears the field's error.
+    for (const [field, error] of [['box', 'box-error'], ['mark-name', 'mark-error']]) {
+      $(field).addEventListener('input', () => clearFieldError(field, error));
+    }
     $('route-form').addEventListener('submit', uploadRoute);
     onClick('mute-button', toggleMute);
     onClick('clear-button', clearDestination);
@@ -1321,7 +1349,11 @@
     for (const action of ['next', 'previous', 'reverse', 'clear']) onClick(`route-${action}`, () => routeAction(action));
     for (const action of ['start', 'finish', 'cancel']) onClick(`calibrate-${action}`, () => calibrate(action));
     onClick('pair-retry', async () => {
-      if (await loadStatus()) { say('Paired with the Pi.'); begin(); }
+      if (await loadStatus({ tell: true })) {
+        say('Paired with the Pi.');
+        begin();
+        $('destination-heading').focus(); // the pressed button is hidden now
+      }
     });
 
     const interval = $('announce-interval');
@@ -1333,7 +1365,9 @@
     $('pause-announcements').addEventListener('click', () => setPaused(!app.paused, true));
 
     setupMap();
-    if (await loadStatus()) begin();
+    await loadStatus();
+    // Not paired: the notice shows. Paired, or no answer yet: the stream keeps trying.
+    if (app.paired !== false) begin();
   }
 
   /** Once paired: the lists, the calibration's state, and the live stream. */
