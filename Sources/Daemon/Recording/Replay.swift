@@ -15,7 +15,12 @@ public enum Replay {
         -> [RecordingError]
     {
         // The calibration comes from the recording's first "calibration" line.
-        var pipeline = configuration.navigationPipeline(calibration: nil)
+        run(text, pipeline: configuration.navigationPipeline(calibration: nil), emit: emit)
+    }
+
+    /// Replays `text` through `pipeline` (`waypoint-bench heading` sets its heading settings).
+    public static func run(_ text: String, pipeline: NavigationPipeline, emit: (String) -> Void) -> [RecordingError] {
+        var pipeline = pipeline
         var errors: [RecordingError] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = trimmingBlanks(line)
