@@ -28,6 +28,9 @@ done
 # GPX import and trail export, each in its own process so its peak memory is its own.
 "$bin/waypoint-bench" gpx-import
 "$bin/waypoint-bench" trail-export
+# From the sample at which the wearer's heading enters the zone to the motor's first duty rise,
+# on the daemon's own threads in real time (about two minutes), with and without a gyroscope.
+"$bin/waypoint-bench" latency
 
 if command -v g++ >/dev/null 2>&1 && [ -f /usr/include/GeographicLib/Geodesic.hpp ]; then
     g++ -O2 -o "$work/geographiclib-inverse" "$root/scripts/bench/geographiclib-inverse.cpp" -lGeographicLib

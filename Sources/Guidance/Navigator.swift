@@ -117,6 +117,13 @@ public struct Navigator: Sendable {
     public private(set) var course: Course?
     /// The latest cue sent.
     public private(set) var cue: HapticCue?
+    /// How far the heading is from the zone's edge, inside or out, degrees; nil unless guiding
+    /// with a heading. Near it the next samples may start or stop the motor, and the daemon
+    /// reads each as it comes rather than in bursts.
+    public var zoneEdgeDistanceDegrees: Double? {
+        guard state == .guiding, let course, let error = course.errorDegrees else { return nil }
+        return abs(abs(error) - course.zoneDegrees)
+    }
     /// The destination's arrival radius, metres: its own, or the settings'.
     public private(set) var destinationRadiusMeters: Double
 

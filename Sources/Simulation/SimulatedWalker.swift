@@ -22,6 +22,8 @@ public struct SimulatedWalker: Sendable {
         case arrived
         /// Standing, turning the device through a figure-eight for a calibration.
         case calibrating
+        /// Standing, turning only as told (``turn(byDegrees:degreesPerSecond:)``).
+        case turningAsTold
     }
 
     /// Walking speed, m/s.
@@ -49,12 +51,21 @@ public struct SimulatedWalker: Sendable {
 
     private var random: SplitMix64
     private var drift = 0.0
+    /// What is left of the turn told, degrees (signed), and its rate.
+    private var toldTurn = (remainingDegrees: 0.0, degreesPerSecond: 0.0)
 
     /// A walker at a place, facing `yawDegrees`.
     public init(position: Coordinate, yawDegrees: Double, seed: UInt64) {
         self.position = position
         self.yawDegrees = yawDegrees
         random = SplitMix64(seed: seed)
+    }
+
+    /// Turns on the spot by `degrees` (clockwise positive) at `degreesPerSecond`, over the
+    /// next steps; from now on the walker stands and turns only as told.
+    public mutating func turn(byDegrees degrees: Double, degreesPerSecond: Double) {
+        activity = .turningAsTold
+        toldTurn = (degrees, abs(degreesPerSecond))
     }
 
     /// The bearing and distance to the destination, if any.
@@ -106,6 +117,12 @@ public struct SimulatedWalker: Sendable {
             yawDegrees = Angle.normalized(yawDegrees + 40 * seconds)
             return
         }
+        if activity == .turningAsTold {
+            let turn = max(-toldTurn.degreesPerSecond * seconds, min(toldTurn.degreesPerSecond * seconds, toldTurn.remainingDegrees))
+            toldTurn.remainingDegrees -= turn
+            yawDegrees = Angle.normalized(yawDegrees + turn)
+            return
+        }
         guard let course, destination != nil else {
             activity = .scanning
             return
@@ -113,7 +130,7 @@ public struct SimulatedWalker: Sendable {
         let bearing = Angle.normalized(course.initialAzimuthDegrees)
         let error = Angle.signedDifference(from: yawDegrees, to: bearing)
         switch activity {
-        case .arrived, .calibrating:
+        case .arrived, .calibrating, .turningAsTold:
             return
         case .scanning:
             // Sweep the body left and right, wider each time, until the bearing is in front.

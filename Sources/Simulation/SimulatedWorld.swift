@@ -69,6 +69,7 @@ public final class SimulatedWorld: Sendable {
     public let settings: Settings
     private let script: SimulationScript?
     private let logger: Logger?
+    private let observeStep: (@Sendable (_ seconds: Double, _ yawDegrees: Double) -> Void)?
     private let state: Mutex<State>
 
     /// A world starting now on `clock`, with nothing happened yet.
@@ -78,8 +79,15 @@ public final class SimulatedWorld: Sendable {
     ///   - script: What goes wrong, and when (`--simulate-events`).
     ///   - clock: The world's clock.
     ///   - logger: Where scripted events are logged as they fire.
-    public init(settings: Settings = Settings(), script: SimulationScript? = nil, clock: ScaledClock, logger: Logger? = nil) {
+    ///   - observeStep: Told the walker's yaw (degrees from true north) at each step, with the
+    ///     step's time on `clock` (seconds since its origin), under the world's lock: the truth a
+    ///     bench times the daemon against. Must return at once and not call the world.
+    public init(
+        settings: Settings = Settings(), script: SimulationScript? = nil, clock: ScaledClock, logger: Logger? = nil,
+        observeStep: (@Sendable (_ seconds: Double, _ yawDegrees: Double) -> Void)? = nil
+    ) {
         self.settings = settings
+        self.observeStep = observeStep
         self.script = script
         self.clock = clock
         self.logger = logger
@@ -183,6 +191,7 @@ public final class SimulatedWorld: Sendable {
             fire(through: next, in: &state)
             state.steps += 1
             state.walker.step(seconds: step)
+            observeStep?(next, state.walker.yawDegrees)
             // A FIFO must be given every sample; otherwise only the last step's is ever read,
             // and the physics of the others would cost an idle daemon for nothing.
             if state.board.accelerometer.isQueueing { update(&state) }
@@ -213,6 +222,7 @@ public final class SimulatedWorld: Sendable {
             case .magnet(let microtesla): state.board.physics.hardIronMicrotesla = Vector3(0, 0, microtesla)
             case .imu(let on): state.board.bus.isDisconnected = !on
             case .stall(let seconds): state.pendingStallSeconds += seconds
+            case .turn(let degrees, let rate): state.walker.turn(byDegrees: degrees, degreesPerSecond: rate)
             }
         }
     }

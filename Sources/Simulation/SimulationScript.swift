@@ -10,7 +10,12 @@
 /// 40 imu-off      # the IMU board stops answering on the I2C bus (a loose cable)
 /// 46 imu-on
 /// 50 stall 2      # the sampling thread is held up 2 s, as a stalled SD card or bus would
+/// 60 turn -90 45  # the wearer turns 90° anticlockwise at 45 °/s, on the spot
 /// ```
+///
+/// From the first `turn` on, the wearer stands where they are and turns only as scripted (no
+/// more scanning for the destination or walking to it): `waypoint-bench latency` times the
+/// motor's answer to turns it knows to the step.
 ///
 /// An event at time 0 happens before anything reads the board: `0 imu-off` is a daemon that
 /// starts without an IMU.
@@ -31,6 +36,8 @@ public struct SimulationScript: Sendable, Hashable {
         case imu(on: Bool)
         /// The thread that samples (and pets the watchdog) is held up this long, seconds.
         case stall(seconds: Double)
+        /// The wearer turns on the spot by this many degrees (clockwise positive) at this rate.
+        case turn(degrees: Double, degreesPerSecond: Double)
 
         public var description: String {
             switch self {
@@ -38,6 +45,7 @@ public struct SimulationScript: Sendable, Hashable {
             case .magnet(let microtesla): "magnet \(microtesla) µT"
             case .imu(let on): "imu-\(on ? "on" : "off")"
             case .stall(let seconds): "stall \(seconds) s"
+            case .turn(let degrees, let rate): "turn \(degrees)° at \(rate) °/s"
             }
         }
     }
@@ -86,6 +94,14 @@ public struct SimulationScript: Sendable, Hashable {
                     throw fail("'\(words[2])' is not a stall in seconds (more than 0, at most 600)")
                 }
                 event = .stall(seconds: seconds)
+            case ("turn", 4):
+                guard let degrees = Double(words[2]), degrees.isFinite, abs(degrees) <= 3600 else {
+                    throw fail("'\(words[2])' is not a turn in degrees (at most 3600 either way)")
+                }
+                guard let rate = Double(words[3]), rate.isFinite, rate > 0, rate <= 1000 else {
+                    throw fail("'\(words[3])' is not a turn rate in degrees a second (more than 0, at most 1000)")
+                }
+                event = .turn(degrees: degrees, degreesPerSecond: rate)
             default:
                 throw fail("'\(words[1...].joined(separator: " "))' is not an event: \(Self.eventSyntax)")
             }
@@ -96,7 +112,8 @@ public struct SimulationScript: Sendable, Hashable {
     }
 
     /// The events a line may name, for errors.
-    private static let eventSyntax = "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on or stall SECONDS"
+    private static let eventSyntax =
+        "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on, stall SECONDS or turn DEGREES DEGREES_PER_SECOND"
 
     /// The events due after `start` and up to `end`, seconds, in order.
     public func events(after start: Double, through end: Double) -> [Event] {

@@ -4,6 +4,9 @@
 //   waypoint-bench locations        reading shared links, plus codes and typed coordinates
 //   waypoint-bench gpx-import       reading a 10 000-point GPX track into a route (its own process: its peak memory)
 //   waypoint-bench trail-export     exporting a 100 000-point trail as GPX (likewise)
+//   waypoint-bench latency [--marks]   zone entry to the motor's first duty rise, on the daemon's threads (real time, ~2 min;
+//                                   --marks: four sweeps, each crossing's marks printed)
+//   waypoint-bench heading [NAME=VALUE ...] < RECORDING   replay with heading settings changed (scripts/broad-loo.py)
 @preconcurrency import Glibc
 import Dispatch
 import Geodesy
@@ -216,7 +219,13 @@ case 1 where arguments[0] == "gpx-import":
     RouteBench.runImport()
 case 1 where arguments[0] == "trail-export":
     await RouteBench.runExport()
+case 1 where arguments[0] == "latency":
+    exit(await LatencyBench.run(sweeps: LatencyBench.sweeps, printingMarks: false))
+case 2 where arguments[0] == "latency" && arguments[1] == "--marks":
+    exit(await LatencyBench.run(sweeps: 4, printingMarks: true))
+case _ where arguments.first == "heading":
+    exit(HeadingReplay.run(Array(arguments.dropFirst())))
 default:
-    fputs("usage: waypoint-bench [geodesic FILE | locations | gpx-import | trail-export]\n", stderr)
+    fputs("usage: waypoint-bench [geodesic FILE | locations | gpx-import | trail-export | latency [--marks] | heading [NAME=VALUE ...] < RECORDING]\n", stderr)
     exit(64)
 }

@@ -4,6 +4,8 @@ import Foundation
 import Geodesy
 import Guidance
 import Haptics
+import Heading
+import Simulation
 import Synchronization
 import SystemSupport
 import TestSupport
@@ -60,6 +62,37 @@ struct DaemonCoreTests {
         }
 
         func reply(_ request: ControlRequest) async -> ControlReply { await core.handle(request) }
+    }
+
+    @Test("near the zone's edge, where a sample may start or stop the motor, the sampling thread is asked for every sample; on course and far off, not")
+    func nearZoneEdge() async throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        // Due north, 2 km: the zone is the default 20°.
+        let far = DaemonStateRouteTests.point(0, 2000)
+        _ = await rig.reply(.go(latitude: far.latitudeDegrees, longitude: far.longitudeDegrees, name: nil))
+        var physics = SensorPhysics(
+            latitudeDegrees: DaemonStateRouteTests.origin.latitudeDegrees,
+            longitudeDegrees: DaemonStateRouteTests.origin.longitudeDegrees, decimalYear: 2026.5, seed: 4)
+        // Without a gyroscope (the tilt-compensated compass follows a heading set at once); the
+        // last sample of each with the turn rate a gyroscope would report.
+        func face(_ yaw: Double, turning rate: Double) {
+            for index in 0..<100 {
+                rig.clock.advance(by: .milliseconds(20))
+                let attitude = Attitude(yawDegrees: yaw, pitchDegrees: 0, rollDegrees: 0)
+                rig.core.sample(
+                    physics.sample(attitude, bodyRatesDegreesPerSecond: index == 99 ? Vector3(0, 0, rate) : nil), at: rig.clock.now)
+            }
+        }
+        // Near: within 5° of the edge, or within reach of a turn in the next 0.12 s.
+        for (index, (yaw, rate, near)) in [(0.0, 0.0, false), (18, 0, true), (23, 0, true), (90, 0, false), (30, 0, false), (30, 60, true)]
+            .enumerated()
+        {
+            rig.walk(north: 0, second: index + 1)
+            face(yaw, turning: rate)
+            #expect(rig.core.state == .guiding)
+            #expect(rig.core.isNearZoneEdge == near, "facing \(yaw)°, turning at \(rate) °/s")
+        }
     }
 
     @Test("route progress reaches route.json with the fix that made it, and a new executor resumes there")

@@ -53,6 +53,21 @@ struct NavigatorTests {
         #expect(abs(previous - 1) < 1e-9)
     }
 
+    @Test("the distance to the zone's edge, either side, while guiding with a heading; none otherwise")
+    func zoneEdgeDistance() {
+        var navigator = Navigator()
+        _ = navigator.setDestination(Self.there, at: 0)
+        _ = navigator.receive(Self.heading(Self.bearing + 17), at: 0.1)
+        #expect(navigator.zoneEdgeDistanceDegrees == nil, "no fix yet")
+        _ = navigator.receive(Self.fix(), at: 0.5)
+        for (offset, distance) in [(17.0, 3.0), (-17, 3), (23, 3), (-23, 3), (0, 20), (90, 70)] {
+            _ = navigator.receive(Self.heading(Self.bearing + offset), at: 1)
+            #expect(abs((navigator.zoneEdgeDistanceDegrees ?? -1) - distance) < 1e-9, "\(offset)° off")
+        }
+        _ = navigator.receive(Self.heading(Self.bearing, reliable: false), at: 1)
+        #expect(navigator.zoneEdgeDistanceDegrees == nil, "no heading to guide by")
+    }
+
     @Test("a stale fix stops the motor at once and warns, again every 10 s; the fix's return resumes guidance")
     func staleFix() {
         var navigator = Navigator()

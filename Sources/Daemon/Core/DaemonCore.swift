@@ -56,6 +56,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
     /// Set at stop: the motor is off from then on, whatever the sensors still deliver.
+    private let nearZoneEdge = Atomic(false)
     private let isMotorStopped = Atomic(false)
     /// The navigator's state after the latest event, readable without the lock.
     private let currentState = Atomic<UInt8>(0)
@@ -113,8 +114,24 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             recorder?.record(record.kind, at: record.seconds, live: output)
             deliver(actions)
             publish(core.state)
+            // Where a turn could carry the heading across the zone's edge before the next burst.
+            let reach = Self.zoneEdgeMarginDegrees + (sample.angularRateDegreesPerSecond?.length ?? 0) * Self.zoneEdgeLookaheadSeconds
+            let near = core.pipeline.navigator.zoneEdgeDistanceDegrees.map { $0 <= reach } ?? false
+            nearZoneEdge.store(near, ordering: .relaxed)
         }
     }
+
+    /// Whether the heading was near the zone's edge at the latest sample, where the next
+    /// samples may start or stop the motor: the sampling thread then reads every sample as the
+    /// chip makes it instead of bursts ten times a second. Any thread, no lock.
+    public var isNearZoneEdge: Bool { nearZoneEdge.load(ordering: .relaxed) }
+
+    /// How near the zone's edge counts as near when the body does not turn, degrees: a turn
+    /// starting from rest moves the heading about 3° in a burst's 0.1 s.
+    static var zoneEdgeMarginDegrees: Double { 5 }
+    /// How far ahead a turn is projected, seconds: a burst's interval (0.1 s) and a FIFO sample
+    /// period (1/52 s), the longest a sample can wait before it is read.
+    static var zoneEdgeLookaheadSeconds: Double { 0.12 }
 
     /// One fix, now; any thread. What it decides beyond the motor (a route moved on, a trail
     /// append) is carried out after the lock is released.

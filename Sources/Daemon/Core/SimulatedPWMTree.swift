@@ -4,19 +4,19 @@ import SystemSupport
 /// `waypointd --simulate` drives when no `--sysfs-root` is given (issue 30, item 9), so that
 /// the simulation runs with no hardware and no tree made by hand. Made afresh at each start in
 /// the state directory; the motor writes to it as it would to /sys.
-enum SimulatedPWMTree {
+public enum SimulatedPWMTree {
     /// Its directory in the state directory.
     static let directoryName = "simulated-sysfs"
 
     /// Why the tree could not be made: the path and the failing call's error.
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let errno: Errno
-        var description: String { "cannot make the simulated PWM tree (\(path)): \(errno)" }
+    public struct Failure: Error, CustomStringConvertible {
+        public let path: String
+        public let errno: Errno
+        public var description: String { "cannot make the simulated PWM tree (\(path)): \(errno)" }
     }
 
     /// Makes (or resets) the tree under `root`, creating the directories it needs (mode 0700).
-    static func make(at root: String) throws(Failure) {
+    public static func make(at root: String) throws(Failure) {
         let chip = root + "/sys/class/pwm/pwmchip0"
         let channel = chip + "/pwm0"
         var path = ""

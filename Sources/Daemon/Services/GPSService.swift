@@ -6,14 +6,21 @@ import SystemSupport
 /// simulated receiver) reads, and gives each event to the core there and then: one wake-up per
 /// fix and no allocation, no hop to another thread. gpsd missing or silent is retried every few
 /// seconds for as long as it lasts: one spell in the log, not a line per attempt.
-struct GPSService: Service {
-    var name: String { "gps" }
+public struct GPSService: Service {
+    public var name: String { "gps" }
 
     let source: any GPSFixSource
     let core: DaemonCore<ScaledClock>
     let logger: Logger
 
-    func run() async throws {
+    /// The client of `source`, not started yet (``run()``).
+    public init(source: any GPSFixSource, core: DaemonCore<ScaledClock>, logger: Logger) {
+        self.source = source
+        self.core = core
+        self.logger = logger
+    }
+
+    public func run() async throws {
         let stop = GPSStop()
         try await BlockingThread.run(name: "gps", onCancel: { stop.stop() }) { [source, core, logger] in
             var spell = Spell()

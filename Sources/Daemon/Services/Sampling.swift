@@ -4,7 +4,9 @@ import SystemSupport
 
 /// The sensor loop on a thread of its own. While the heading matters (a destination is set or a
 /// calibration is collecting) it either wakes ten times a second and takes the samples the
-/// accelerometer queued in its FIFO (`IMUReader.readBurst`), or, with a chip that has none, reads
+/// accelerometer queued in its FIFO (`IMUReader.readBurst`), every sample as the chip makes it
+/// while the heading is near the zone's edge (`DaemonCore.isNearZoneEdge`: the motor then
+/// starts or stops within a sample of the turn, not within a burst), or, with a chip that has none, reads
 /// the IMU once or twice per sample period (`IMUSampleAverage.readsPerSample`) and hands the core
 /// the mean of what it read (`IMUSampleAverage`). Otherwise it reads once every
 /// ``idleInterval``. The core gets each sample synchronously, dated on the daemon's clock. It
@@ -15,19 +17,20 @@ import SystemSupport
 /// nothing of its own in steady state. It does no file IO (fixes, saves and the trail are on
 /// other threads), so it is also the one that pets systemd's watchdog: a hung bus or a core lock
 /// never released gets the daemon restarted with the motor off.
-struct Sampling: Service {
+public struct Sampling: Service {
     /// How often to sample while idle (no destination, no calibration). The heading in
     /// `status` is then at most this old; a heading filter with a time step this long converges
     /// on each sample (its gains are clamped to 1). Two seconds: with libdispatch's workqueue
     /// monitor, which wakes any process using Swift concurrency once a second on Linux, that is
     /// 1.5 wake-ups a second idle.
     static let idleInterval = Duration.seconds(2)
-    /// How often to take the FIFO's samples while the heading matters: five samples at 52 Hz.
-    /// Each wake-up costs more than the samples it handles, so this, not the sample rate, sets
-    /// the CPU the daemon takes while guiding; the motor's cue follows the heading within it.
+    /// How often to take the FIFO's samples while the heading matters, away from the zone's
+    /// edge: five samples at 52 Hz. Each wake-up costs more than the samples it handles, so
+    /// this, not the sample rate, sets the CPU the daemon takes while guiding on course or
+    /// searching; near the edge each sample is taken as it comes.
     static let burstInterval = Duration.milliseconds(100)
 
-    var name: String { "sensors" }
+    public var name: String { "sensors" }
 
     /// Makes the bus to read, on the sampling thread that then owns it: `/dev/i2c-N`, or the
     /// simulated board's.
@@ -43,11 +46,26 @@ struct Sampling: Service {
     /// timer of its own: it rides on the sampling wake-ups. Nil without one.
     let watchdog: (interval: Duration, pet: @Sendable () -> Void)?
 
+    /// The loop, not started yet (``run()``).
+    public init(
+        openBus: @escaping @Sendable () -> any I2CBus, configuration: Configuration, core: DaemonCore<ScaledClock>,
+        clock: ScaledClock, logger: Logger, alarm: ThreadAlarm<ScaledClock>,
+        watchdog: (interval: Duration, pet: @Sendable () -> Void)?
+    ) {
+        self.openBus = openBus
+        self.configuration = configuration
+        self.core = core
+        self.clock = clock
+        self.logger = logger
+        self.alarm = alarm
+        self.watchdog = watchdog
+    }
+
     /// The sample period: how often the core gets a sample while the heading matters.
     var interval: Duration { .seconds(1 / configuration.sampleRateHertz) }
 
     /// Runs the thread until the task is cancelled.
-    func run() async throws {
+    public func run() async throws {
         try await BlockingThread.run(name: "sampling", onCancel: { alarm.stop() }) { loop() }
     }
 
@@ -70,6 +88,8 @@ struct Sampling: Service {
         var readInterval = interval
         var readsPerPeriod = 1
         let pollsPerBurst = Int((Self.burstInterval.seconds * configuration.sampleRateHertz).rounded())
+        // The sample periods since the previous burst: fewer near the zone's edge.
+        var burstPolls = pollsPerBurst
         while !alarm.isStopped {
             if reader == nil, let opened = acquisition.attempt(at: clock.now) {
                 reader = opened
@@ -89,7 +109,7 @@ struct Sampling: Service {
             // The FIFO's rate while bursts are read; nil while polling (or without an IMU).
             let burstRateHertz = needsHeading ? reader?.fifoRateHertz : nil
             if let reader, let burstRateHertz {
-                let outcome = reader.readBurst(into: &burst, polls: pollsPerBurst)
+                let outcome = reader.readBurst(into: &burst, polls: burstPolls)
                 faults.note(outcome, logger: logger)
                 note(outcome, in: &silence)
                 if case .sample = outcome { deliver(burst, rateHertz: burstRateHertz) } else { core.tick() }
@@ -108,9 +128,12 @@ struct Sampling: Service {
                 core.tick()
             }
             let now = clock.now
+            let nearZoneEdge = burstRateHertz != nil && core.isNearZoneEdge
+            burstPolls = nearZoneEdge ? 1 : pollsPerBurst
             let period =
                 reader == nil ? idleInterval
-                : burstRateHertz != nil ? Self.burstInterval : needsHeading ? readInterval : idleInterval
+                : burstRateHertz.map { nearZoneEdge ? .seconds(1 / $0) : Self.burstInterval }
+                ?? (needsHeading ? readInterval : idleInterval)
             // Petted now if the next wake-up may come after the pet is due, so it never takes a
             // wake-up of its own (waking for it a moment after a sample doubled the idle wake-ups).
             // The period never exceeds the pet interval, so the pets stay at most that far apart.
