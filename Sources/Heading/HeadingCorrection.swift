@@ -9,8 +9,9 @@ import Darwin
 ///
 /// The heading's uncertainty is tracked as a variance, degrees² (a scalar Kalman filter):
 /// - Each trusted sample averages in: before the first the variance is infinite, so the first
-///   sets the heading, and the next ones are averaged (gains ½, ⅓, … at a second's noise per
-///   second of samples), until the gain falls to the steady one of `timeConstantSeconds`.
+///   sets the heading and the next ones are averaged (gains ½, ⅓, …; after a second of samples
+///   the heading is as good as a second of clean field), until the gain falls to the steady one
+///   of `timeConstantSeconds`.
 /// - While the field is disturbed the heading coasts on the gyroscope, whose bias is known to
 ///   ±σ °/s (`GyroscopeBias`): in T seconds the heading may have turned by σ·T, and that
 ///   variance is added when the field is trusted again. After a long disturbance (a parked
@@ -45,12 +46,15 @@ public struct HeadingCorrection: Sendable {
     public private(set) var varianceDegrees2 = Double.infinity
     /// Seconds the heading has coasted since it was last corrected.
     private var coastingSeconds = 0.0
+    /// Whether the heading is the first sample's alone, its variance set by the next sample's
+    /// interval.
+    private var isFirstPending = false
 
     /// No heading yet.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Whether a sample has set the heading.
-    public var hasHeading: Bool { varianceDegrees2.isFinite }
+    public var hasHeading: Bool { varianceDegrees2.isFinite || isFirstPending }
 
     /// The gain for one sample: the share of its disagreement with the heading to correct.
     /// - Parameters:
@@ -59,12 +63,19 @@ public struct HeadingCorrection: Sendable {
     ///   - biasSigmaDegreesPerSecond: the gyroscope bias's uncertainty.
     public mutating func gain(weight: Double, seconds: Double, biasSigmaDegreesPerSecond: Double) -> Double {
         let weight = min(1, max(0, weight))
-        guard hasHeading else {
+        guard hasHeading || isFirstPending else {
             // The first sample sets the heading whatever the weight: there is nothing better.
-            varianceDegrees2 = settings.cleanFieldErrorDegrees * settings.cleanFieldErrorDegrees
+            isFirstPending = true
             return 1
         }
         guard seconds > 0, seconds.isFinite else { return 0 }
+        // One sample's variance: a second's error spread over the second's samples.
+        let noise = settings.cleanFieldErrorDegrees * settings.cleanFieldErrorDegrees / seconds
+        if isFirstPending {
+            // The heading so far is one sample: as uncertain as one.
+            isFirstPending = false
+            varianceDegrees2 = noise
+        }
         guard weight > 0 else {
             coastingSeconds += seconds
             return 0
@@ -74,8 +85,6 @@ public struct HeadingCorrection: Sendable {
             if drift.isFinite { varianceDegrees2 += drift * drift }
             coastingSeconds = 0
         }
-        // One sample's variance: a second's error spread over the second's samples.
-        let noise = settings.cleanFieldErrorDegrees * settings.cleanFieldErrorDegrees / seconds
         let averaging = weight * varianceDegrees2 / (weight * varianceDegrees2 + noise)
         varianceDegrees2 *= 1 - averaging
         let steady = 1 - exp(-seconds / settings.timeConstantSeconds)

@@ -28,9 +28,12 @@ struct HeadingCorrectionTests {
         #expect(!correction.hasHeading)
         #expect(correction.gain(weight: 0, seconds: 0, biasSigmaDegreesPerSecond: 0.5) == 1)
         #expect(correction.hasHeading)
-        // A second of samples, each of variance 3²/0.02: the variance halves over that second.
-        for _ in 0..<50 { _ = correction.gain(weight: 1, seconds: Self.dt, biasSigmaDegreesPerSecond: 0.1) }
-        #expect(abs(correction.varianceDegrees2 - 4.5) < 0.05, "\(correction.varianceDegrees2)")
+        // The next sample averages with it: gain ½.
+        #expect(correction.gain(weight: 1, seconds: Self.dt, biasSigmaDegreesPerSecond: 0.1) == 0.5)
+        // A second of samples in all, each of variance 3²/0.02: the heading is as good as a
+        // second of clean field, 3².
+        for _ in 0..<49 { _ = correction.gain(weight: 1, seconds: Self.dt, biasSigmaDegreesPerSecond: 0.1) }
+        #expect(abs(correction.varianceDegrees2 - 9 * 50 / 51) < 1e-9, "\(correction.varianceDegrees2)")
         // Long after, the steady gain of the 10 s time constant.
         for _ in 0..<50_000 { _ = correction.gain(weight: 1, seconds: Self.dt, biasSigmaDegreesPerSecond: 0.1) }
         let steady = 1 - exp(-Self.dt / 10)
