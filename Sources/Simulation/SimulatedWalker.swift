@@ -118,7 +118,8 @@ public struct SimulatedWalker: Sendable {
             return
         }
         if activity == .turningAsTold {
-            let turn = max(-toldTurn.degreesPerSecond * seconds, min(toldTurn.degreesPerSecond * seconds, toldTurn.remainingDegrees))
+            let most = toldTurn.degreesPerSecond * seconds
+            let turn = max(-most, min(most, toldTurn.remainingDegrees))
             toldTurn.remainingDegrees -= turn
             yawDegrees = Angle.normalized(yawDegrees + turn)
             return

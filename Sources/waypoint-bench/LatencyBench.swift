@@ -150,19 +150,21 @@ enum LatencyBench {
         return timeline.all
     }
 
-    /// Removes the motor's tree: a few directories, files and a link.
+    /// Removes the motor's tree: a few directories, files and a link. A file or a link is
+    /// unlinked (a link is never followed); only what unlink refuses, a directory, is emptied
+    /// and removed.
     private static func removeTree(_ path: String) {
+        guard unlink(path) != 0 else { return }
         if let names = try? FileSystem.names(inDirectory: path, maximum: 64) {
             for name in names { removeTree(path + "/" + name) }
         }
-        // A directory, or a file or link: one of the two succeeds.
-        if rmdir(path) != 0 { unlink(path) }
+        rmdir(path)
     }
 
     /// Prints the figures: per entry into the zone, the cue's delivery after the entering
-    /// sample and the first duty rise after that; per exit, the cue's end. The heading the daemon estimates may
-    /// cross a step before the truth does (a degree off at 60 °/s is 17 ms): such a crossing
-    /// counts from the previous one, early, and is not left out.
+    /// sample and the first duty rise after that; per exit, the cue's end. The heading the
+    /// daemon estimates may cross a step before the truth does (a degree off at 60 °/s is
+    /// 17 ms): such a crossing counts, early (negative), and is not left out.
     private static func report(_ marks: [(seconds: Double, mark: Mark)], label: String, printingMarks: Bool) {
         var felt: [Double] = []
         var compute: [Double] = []
@@ -177,7 +179,8 @@ enum LatencyBench {
                 marks.first { $0.seconds > windowStart && wanted($0.mark) }?.seconds
             }
             if printingMarks, case .entered = mark {
-                print(marks.filter { abs($0.seconds - seconds) < 0.3 }.map { "\(DecimalFormat.fixed(1000 * ($0.seconds - seconds), fractionDigits: 0)):\($0.mark)" }.joined(separator: " "))
+                let near = marks.filter { abs($0.seconds - seconds) < 0.3 }
+                print(near.map { "\(DecimalFormat.fixed(1000 * ($0.seconds - seconds), fractionDigits: 0)) ms \($0.mark)" }.joined(separator: ", "))
             }
             switch mark {
             case .entered:

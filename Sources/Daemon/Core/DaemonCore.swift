@@ -55,8 +55,9 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     private let places: PlaceLookup?
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
-    /// Set at stop: the motor is off from then on, whatever the sensors still deliver.
+    /// Whether the latest sample was near the zone's edge (``isNearZoneEdge``).
     private let nearZoneEdge = Atomic(false)
+    /// Set at stop: the motor is off from then on, whatever the sensors still deliver.
     private let isMotorStopped = Atomic(false)
     /// The navigator's state after the latest event, readable without the lock.
     private let currentState = Atomic<UInt8>(0)
@@ -115,7 +116,8 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             deliver(actions)
             publish(core.state)
             // Where a turn could carry the heading across the zone's edge before the next burst.
-            let reach = Self.zoneEdgeMarginDegrees + (sample.angularRateDegreesPerSecond?.length ?? 0) * Self.zoneEdgeLookaheadSeconds
+            let turnDegreesPerSecond = sample.angularRateDegreesPerSecond?.length ?? 0
+            let reach = Self.zoneEdgeMarginDegrees + turnDegreesPerSecond * Self.zoneEdgeLookaheadSeconds
             let near = core.pipeline.navigator.zoneEdgeDistanceDegrees.map { $0 <= reach } ?? false
             nearZoneEdge.store(near, ordering: .relaxed)
         }
