@@ -208,12 +208,14 @@ public final class ControlServer: Sendable {
         }
         watcher?.cancel()
         await watcher?.value
-        // The descriptor is closed once the reader thread is done with it: after the shutdown
-        // wakes it (if it still waits for input or for a permit) and it finishes the stream.
+        // The reader thread closes the descriptor itself, after its last receive: the shutdown
+        // wakes it (if it still waits for input or for a permit). Closing it here raced with
+        // that thread when this task was cancelled (a cancelled task does not wait on the
+        // stream): the number could be reused by the next client's socket while the old reader
+        // still received on it, stealing that client's requests.
         connection.shutdown()
         flow.close()
         while await iterator.next() != nil {}
-        connection.close()
     }
 
     /// Sends one line to a client.
@@ -255,9 +257,9 @@ public final class ControlServer: Sendable {
     }
 
     /// A client's reader thread: frames what arrives until the peer closes or the connection is
-    /// shut down, then finishes the stream; `serve` closes the descriptor after that. It waits
-    /// for a permit before passing each request on, and for queued replies to be taken before
-    /// it reads more (see ``ClientFlow``).
+    /// shut down, then closes the descriptor and finishes the stream. It waits for a permit
+    /// before passing each request on, and for queued replies to be taken before it reads more
+    /// (see ``ClientFlow``).
     private static func readLoop(
         _ connection: UnixSocketConnection, id: Int, flow: ClientFlow, maximumLineLength: Int, logger: Logger?,
         into continuation: AsyncStream<LineFramer.Frame>.Continuation
@@ -306,7 +308,10 @@ public final class ControlServer: Sendable {
                 break  // ECONNRESET and the like: the client is gone either way.
             }
         }
-        // A partial line left by a client that disconnected mid-line is discarded.
+        // A partial line left by a client that disconnected mid-line is discarded. The
+        // descriptor is closed here, by the one thread that receives on it; sends from the
+        // answering task then do nothing.
+        connection.close()
         continuation.finish()
     }
 }
