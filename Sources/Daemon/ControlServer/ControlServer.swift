@@ -154,11 +154,12 @@ public final class ControlServer: Sendable {
         connection.send(ControlReply.version(VersionGreeting()).line)
         let flow = ClientFlow(outstandingRequests: limits.outstandingRequests, idleTimeout: limits.idleTimeout)
         let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
+        let (readerDone, done) = AsyncStream.makeStream(of: Never.self)
         do {
             try BlockingThread.start(name: "control client") { [limits, logger] in
                 Self.readLoop(
                     connection, id: id, flow: flow, maximumLineLength: limits.lineBytes, logger: logger,
-                    into: continuation)
+                    into: continuation, done: done)
             }
         } catch {
             logger?.error("control client \(id): cannot start its reader thread: \(error)")
@@ -208,14 +209,16 @@ public final class ControlServer: Sendable {
         }
         watcher?.cancel()
         await watcher?.value
-        // The reader thread closes the descriptor itself, after its last receive: the shutdown
-        // wakes it (if it still waits for input or for a permit). Closing it here raced with
-        // that thread when this task was cancelled (a cancelled task does not wait on the
-        // stream): the number could be reused by the next client's socket while the old reader
-        // still received on it, stealing that client's requests.
+        // The descriptor is closed once the reader thread is done with it: after the shutdown
+        // wakes it (if it still waits for input or for a permit) and it returns. Waited for in
+        // a task of its own, which this one's cancellation does not reach: a cancelled task's
+        // wait on a stream ends at once, and closing early let the number be reused by the next
+        // client's socket while the old reader still received on it, stealing its requests.
         connection.shutdown()
         flow.close()
         while await iterator.next() != nil {}
+        await Task { for await _ in readerDone {} }.value
+        connection.close()
     }
 
     /// Sends one line to a client.
@@ -257,12 +260,12 @@ public final class ControlServer: Sendable {
     }
 
     /// A client's reader thread: frames what arrives until the peer closes or the connection is
-    /// shut down, then closes the descriptor and finishes the stream. It waits for a permit
-    /// before passing each request on, and for queued replies to be taken before it reads more
-    /// (see ``ClientFlow``).
+    /// shut down, then finishes the stream, and `done` once it no longer touches the descriptor
+    /// (`serve` closes it after that). It waits for a permit before passing each request on, and
+    /// for queued replies to be taken before it reads more (see ``ClientFlow``).
     private static func readLoop(
         _ connection: UnixSocketConnection, id: Int, flow: ClientFlow, maximumLineLength: Int, logger: Logger?,
-        into continuation: AsyncStream<LineFramer.Frame>.Continuation
+        into continuation: AsyncStream<LineFramer.Frame>.Continuation, done: AsyncStream<Never>.Continuation
     ) {
         var framer = LineFramer(maximumLineLength: maximumLineLength)
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -308,10 +311,8 @@ public final class ControlServer: Sendable {
                 break  // ECONNRESET and the like: the client is gone either way.
             }
         }
-        // A partial line left by a client that disconnected mid-line is discarded. The
-        // descriptor is closed here, by the one thread that receives on it; sends from the
-        // answering task then do nothing.
-        connection.close()
+        // A partial line left by a client that disconnected mid-line is discarded.
         continuation.finish()
+        done.finish()
     }
 }
