@@ -42,19 +42,26 @@ public struct HeadingCorrection: Sendable {
     }
 
     public let settings: Settings
-    /// The heading's variance, degrees²; infinite before the first sample.
-    public private(set) var varianceDegrees2 = Double.infinity
+    /// What is known of the heading: nothing, one sample (its variance is one sample's, set by
+    /// the next sample's interval), or a variance.
+    private enum Knowledge: Equatable {
+        case nothing, oneSample
+        case varianceDegrees2(Double)
+    }
+    private var knowledge = Knowledge.nothing
     /// Seconds the heading has coasted since it was last corrected.
     private var coastingSeconds = 0.0
-    /// Whether the heading is the first sample's alone, its variance set by the next sample's
-    /// interval.
-    private var isFirstPending = false
 
     /// No heading yet.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Whether a sample has set the heading.
-    public var hasHeading: Bool { varianceDegrees2.isFinite || isFirstPending }
+    public var hasHeading: Bool { knowledge != .nothing }
+
+    /// The heading's variance, degrees²; infinite until a second sample has followed the first.
+    public var varianceDegrees2: Double {
+        if case .varianceDegrees2(let variance) = knowledge { variance } else { .infinity }
+    }
 
     /// The gain for one sample: the share of its disagreement with the heading to correct.
     /// - Parameters:
@@ -63,30 +70,28 @@ public struct HeadingCorrection: Sendable {
     ///   - biasSigmaDegreesPerSecond: the gyroscope bias's uncertainty.
     public mutating func gain(weight: Double, seconds: Double, biasSigmaDegreesPerSecond: Double) -> Double {
         let weight = min(1, max(0, weight))
-        guard hasHeading || isFirstPending else {
+        guard hasHeading else {
             // The first sample sets the heading whatever the weight: there is nothing better.
-            isFirstPending = true
+            knowledge = .oneSample
             return 1
         }
         guard seconds > 0, seconds.isFinite else { return 0 }
-        // One sample's variance: a second's error spread over the second's samples.
+        // One sample's variance: a second's error spread over the second's samples. The heading
+        // of a single sample is as uncertain as one.
         let noise = settings.cleanFieldErrorDegrees * settings.cleanFieldErrorDegrees / seconds
-        if isFirstPending {
-            // The heading so far is one sample: as uncertain as one.
-            isFirstPending = false
-            varianceDegrees2 = noise
-        }
+        var variance = knowledge == .oneSample ? noise : varianceDegrees2
+        defer { knowledge = .varianceDegrees2(variance) }
         guard weight > 0 else {
             coastingSeconds += seconds
             return 0
         }
         if coastingSeconds > 0 {
             let drift = biasSigmaDegreesPerSecond * coastingSeconds
-            if drift.isFinite { varianceDegrees2 += drift * drift }
+            if drift.isFinite { variance += drift * drift }
             coastingSeconds = 0
         }
-        let averaging = weight * varianceDegrees2 / (weight * varianceDegrees2 + noise)
-        varianceDegrees2 *= 1 - averaging
+        let averaging = weight * variance / (weight * variance + noise)
+        variance *= 1 - averaging
         let steady = 1 - exp(-seconds / settings.timeConstantSeconds)
         return max(averaging, steady * weight)
     }

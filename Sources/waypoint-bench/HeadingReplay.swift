@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Daemon
 import Heading
+import SystemSupport
 
 /// `waypoint-bench heading [NAME=VALUE ...] < RECORDING`: `waypointd replay -` with some of the
 /// heading's settings changed, for `scripts/broad-loo.py`, which tunes them on BROAD's
@@ -29,9 +30,17 @@ enum HeadingReplay {
             }
             heading[keyPath: path] = value
         }
-        var text = ""
-        while let line = readLine(strippingNewline: false), text.utf8.count <= Replay.maximumRecordingBytes {
-            text += line
+        // The one bounded read, as `waypointd replay -` reads it.
+        let bytes: [UInt8]
+        do throws(Errno) {
+            bytes = try FileDescriptor(rawValue: STDIN_FILENO).read(upToCount: Replay.maximumRecordingBytes + 1)
+        } catch {
+            fputs("waypoint-bench heading: cannot read standard input: \(error)\n", stderr)
+            return 66
+        }
+        guard bytes.count <= Replay.maximumRecordingBytes, let text = String(validating: bytes, as: UTF8.self) else {
+            fputs("waypoint-bench heading: the recording is not UTF-8 text of at most \(Replay.maximumRecordingBytes) bytes\n", stderr)
+            return 65
         }
         let configuration = Configuration()
         let pipeline = NavigationPipeline(
