@@ -354,8 +354,10 @@ def describe_backend_node(driver, backend_id):
     return text
 
 
-def ax_names_check(page, screen):
-    """(i) Every control in the accessibility tree has a name."""
+def ax_names_check(page, screen, dump_directory=None):
+    """(i) Every control in the accessibility tree has a name. With `dump_directory`, the tree as a
+    screen reader walks it (role and name of each node that is not ignored, in document order)
+    is written to ax-SCREEN.txt there, to be read by a person."""
     driver = page.driver
     try:
         driver.execute_cdp_cmd("Accessibility.enable", {})
@@ -363,6 +365,13 @@ def ax_names_check(page, screen):
     except WebDriverException as error:
         fail("(i) the accessibility tree of the %s screen could not be read: %s" % (screen, str(error).splitlines()[0]))
         return
+    if dump_directory:
+        with open(os.path.join(dump_directory, "ax-%s.txt" % screen.replace(" ", "-")), "w") as dump:
+            for node in nodes:
+                role = str((node.get("role") or {}).get("value") or "")
+                name = str((node.get("name") or {}).get("value") or "").strip()
+                if not node.get("ignored") and role not in ("none", "generic", "InlineTextBox") and (name or role != "StaticText"):
+                    dump.write("%s: %s\n" % (role, name))
     controls, unnamed = 0, []
     for node in nodes:
         if node.get("ignored"):
@@ -413,7 +422,7 @@ class Run:
             fail("(a) before pairing, #not-paired is not visible on / within %d s" % WAIT)
         page.settle()
         axe_check(page, "not paired")
-        ax_names_check(page, "not paired")
+        ax_names_check(page, "not paired", self.args.screenshots)
         page.collect_console()
 
     def check_pairing(self):
@@ -585,7 +594,7 @@ class Run:
         else:
             fail("(k) #compass is not visible on the main screen")
         axe_check(page, "main")
-        ax_names_check(page, "main")
+        ax_names_check(page, "main", self.args.screenshots)
         page.collect_console()
 
     def places_screen(self):
@@ -709,7 +718,7 @@ class Run:
             pass
         page.screenshot(self.args.screenshots, "search.png", "(k) search")
         axe_check(page, "search")
-        ax_names_check(page, "search")
+        ax_names_check(page, "search", self.args.screenshots)
         page.collect_console()
         self.choose_first_result()
 
