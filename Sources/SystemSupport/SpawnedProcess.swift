@@ -27,10 +27,20 @@ public final class SpawnedProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // The child starts as from a shell: no signal blocked (``SignalStream/block(_:)`` is
+        // inherited across exec, and a blocked SIGTERM could not stop it), none ignored.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = SignalStream.signalSet([])
+        var ours = SignalStream.signalSet(SignalStream.inheritedByChildren)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &ours)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
         close(pipeEnds[1])
         guard result == 0 else {
             close(pipeEnds[0])

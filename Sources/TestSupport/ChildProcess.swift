@@ -53,7 +53,20 @@ public final class ChildProcess: Sendable {
         let errorLines = self.errorLines
         output.fileHandleForReading.readabilityHandler = { outputLines.append($0.availableData) }
         error.fileHandleForReading.readabilityHandler = { errorLines.append($0.availableData) }
-        try process.run()
+        try Self.withNoSignalBlocked { try process.run() }
+    }
+
+    /// Runs `body` (a spawn) with this thread's signal mask empty, so that the child starts with
+    /// none blocked, as systemd and a shell start a program: a child inherits the mask of the
+    /// thread that spawns it, and the threads of Swift concurrency's pool block nearly every
+    /// signal, which would hide a program's own failure to take one.
+    static func withNoSignalBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        return try body()
     }
 
     deinit { terminate() }
@@ -66,10 +79,25 @@ public final class ChildProcess: Sendable {
     /// Whether it is still running.
     public var isRunning: Bool { process.isRunning }
 
-    /// Its exit status, waiting for it to end.
-    public func waitForExit() -> Int32 {
+    /// The longest ``waitForExit(within:)`` waits unless told otherwise: far past any program's
+    /// stop here (a daemon's own stop deadline is 5 s), so only a hang reaches it.
+    public static let exitLimit = Duration.seconds(30)
+
+    /// Its exit status, waiting at most `limit` for it to end: a program that does not end is
+    /// killed (SIGKILL) and gives nil, so a hang fails its test instead of stopping the run. A
+    /// program ended by a signal gives 128 plus the signal's number, as a shell says it.
+    public func waitForExit(within limit: Duration = ChildProcess.exitLimit) -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                terminate()
+                return nil
+            }
+            usleep(2000)
+        }
+        // Reaped by Foundation already; this only waits for its bookkeeping.
         process.waitUntilExit()
-        return process.terminationStatus
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// Sends SIGKILL if it still runs, and reaps it.

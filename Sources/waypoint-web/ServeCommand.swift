@@ -8,6 +8,10 @@ import WebCompanion
 
 /// `waypoint-web` itself: serves the page until SIGTERM or SIGINT.
 enum ServeCommand {
+    /// SIGTERM and SIGINT, which stop the server; `main` blocks them before any thread starts
+    /// (``SignalStream/block(_:)``), so that none sent in its first instant is lost.
+    static let signalsTaken = SignalStream.stopping
+
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
             words, valueOptions: ["--config", "--listen", "--socket", "--state-dir", "--page-dir", "--log-level"], command: nil)
@@ -24,6 +28,14 @@ enum ServeCommand {
         if let level = arguments.value("--log-level") {
             guard let parsed = Logger.Level(name: level) else { throw UsageError("--log-level '\(level)': debug, info, notice, warning or error") }
             logger.level = parsed
+        }
+
+        let stopSignals: AsyncStream<Int32>
+        do throws(Errno) {
+            stopSignals = try SignalStream.make(signalsTaken)
+        } catch {
+            CommonOptions.fail("cannot start the thread that takes signals: \(error)")
+            return .software
         }
 
         let files: StaticFiles
@@ -81,7 +93,7 @@ enum ServeCommand {
         logger.notice("serving \(scheme)://\(address)/ for the daemon at \(configuration.socketPath)")
         let notifier = SystemdNotifier()
         notifier.ready(status: "serving \(scheme)://\(address)/")
-        for await _ in SignalStream.make(SignalStream.stopping) { break }
+        for await _ in stopSignals { break }
         notifier.stopping()
         events.close()
         server.stop()

@@ -1,54 +1,12 @@
 // waypoint-web: the phone companion's server and its session commands (README, "The phone
 // companion"; waypoint-web(8)).
 @preconcurrency import Glibc
-import CommandLineSupport
-import ControlProtocol
 import SystemSupport
-import WebCompanion
-
-let help = """
-    usage: waypoint-web [--config FILE] [--listen HOST:PORT] [--socket PATH] [--state-dir DIR] [--page-dir DIR]
-                                                      serve the companion page (foreground, systemd-friendly)
-           waypoint-web pair [--listen HOST:PORT] [--state-dir DIR] [--config FILE] [--json]
-                                                      a one-time pairing link (10 minutes, one use) and its QR code
-           waypoint-web token [--name NAME] [--state-dir DIR] [--config FILE] [--json]
-                                                      a bearer token for scripts (Authorization: Bearer TOKEN)
-           waypoint-web sessions [--state-dir DIR] [--config FILE] [--json]   the paired phones and tokens
-           waypoint-web revoke ID [--state-dir DIR] [--config FILE]           end a session
-           waypoint-web --version | --help
-
-    waypoint-web serves a page for the wearer's phone (or their helper's): the live compass, one
-    box that takes a shared map link, plus code, coordinates or a search, places, routes and the
-    trail. It talks to waypointd only through its control socket. Every request but the page's
-    files and pairing needs a session: run 'waypoint-web pair' on the Pi and open the link on the
-    phone. Run the session commands as the service's user (sudo -u waypoint-web …) or as root:
-    what they write belongs to the service's user either way. Defaults come from
-    /etc/waypointd/waypoint-web.conf.
-    """
 
 SignalStream.ignoreQuietly()
 let arguments = Array(CommandLine.arguments.dropFirst())
-let rest = Array(arguments.dropFirst())
-let status: ExitStatus
-do throws(UsageError) {
-    switch arguments.first {
-    case "--version":
-        print("waypoint-web \(Release.version)")
-        status = .success
-    case "--help", "-h":
-        print(help)
-        status = .success
-    case "pair": status = try SessionCommands.pair(rest)
-    case "token": status = try SessionCommands.token(rest)
-    case "sessions": status = try SessionCommands.sessions(rest)
-    case "revoke": status = try SessionCommands.revoke(rest)
-    case let first where first == nil || first!.hasPrefix("--"):
-        status = try await ServeCommand.run(arguments)
-    default:
-        throw UsageError.unknownCommand(arguments[0], among: ["pair", "token", "sessions", "revoke", "--version", "--help"])
-    }
-} catch {
-    fputs("waypoint-web: \(error.message)\n\(error.hint(program: "waypoint-web"))\n", stderr)
-    status = .usage
-}
-exit(status.rawValue)
+// Before any thread starts: the signals the command takes are blocked here, so that every
+// thread inherits the mask and one sent in the first instant waits for the signal thread
+// instead of being lost; main then waits in AsyncMain with its mask kept.
+SignalStream.block(WaypointWeb.signalsTaken(by: arguments.first))
+exit(AsyncMain.run { await WaypointWeb.run(arguments) }.rawValue)

@@ -1,54 +1,48 @@
 import DaemonClient
-import Dispatch
 @preconcurrency import Glibc
 import Synchronization
+import SystemSupport
 
-/// SIGINT and SIGTERM while watching: recorded, and the blocked `recv` woken, by a dispatch
-/// source, never inside a signal handler; the main loop then ends normally and restores the
-/// terminal.
+/// SIGINT and SIGTERM while watching: taken by the signal thread (``SignalStream``), which
+/// records them and wakes the blocked `recv`, never inside a signal handler; the main loop then
+/// ends normally and restores the terminal. Signals are blocked before the thread starts, so one
+/// sent at any moment after ``init(interrupter:)`` is acted on.
 final class StopSignal {
-    /// Set once by the handler, read by the main loop.
-    private final class Flag: Sendable {
-        let value = Atomic<Bool>(false)
+    /// Whether a signal came, and whether the watch still listens; the handler runs under the
+    /// lock, so once ``cancel()`` returns it no longer touches the connection.
+    private final class Flags: Sendable {
+        struct Values {
+            var fired = false
+            var cancelled = false
+        }
+        let values = Mutex(Values())
     }
 
-    private let fired = Flag()
-    private let sources: [any DispatchSourceSignal]
+    private let flags = Flags()
     private static let signals = [SIGINT, SIGTERM]
-    /// The longest wait for the sources to be registered, seconds; normally a millisecond.
-    private static let registrationTimeoutSeconds = 5
 
-    /// Starts catching the signals; each one sets ``hasFired`` and calls `interrupter`. Returns
-    /// once the signals are caught.
+    /// Starts taking the signals; each one sets ``hasFired`` and calls `interrupter`. waypointctl
+    /// is single-threaded until here, so blocking the signals in this thread blocks them in all.
+    /// If the signal thread cannot start, the signals keep their default action (end the program;
+    /// the terminal is then left as the watch drew it).
     init(interrupter: ControlConnection.Interrupter) {
-        let queue = DispatchQueue(label: "waypointctl.signals")
-        let fired = self.fired
-        let registered = DispatchSemaphore(value: 0)
-        sources = Self.signals.map { number in
-            // The default action would end the program before the terminal is restored.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                fired.value.store(true, ordering: .sequentiallyConsistent)
+        SignalStream.block(Self.signals)
+        let flags = self.flags
+        try? SignalStream.receive(Self.signals) { _ in
+            flags.values.withLock { flags in
+                guard !flags.cancelled else { return }
+                flags.fired = true
                 interrupter.interrupt()
             }
-            source.setRegistrationHandler { registered.signal() }
-            source.resume()
-            return source
-        }
-        // `resume` registers a source asynchronously, on libdispatch's manager thread; until
-        // then a signal meets SIG_IGN and is lost, and the watch would never end. On a busy
-        // machine that window is long enough to matter, so wait it out.
-        for _ in sources {
-            _ = registered.wait(timeout: .now() + .seconds(Self.registrationTimeoutSeconds))
         }
     }
 
     /// Whether a signal arrived.
-    var hasFired: Bool { fired.value.load(ordering: .sequentiallyConsistent) }
+    var hasFired: Bool { flags.values.withLock { $0.fired } }
 
     /// Stops listening, before the connection (whose descriptor the handler uses) goes away.
+    /// waypointctl ends soon after; a signal sent meanwhile stays pending.
     func cancel() {
-        for source in sources { source.cancel() }
+        flags.values.withLock { $0.cancelled = true }
     }
 }

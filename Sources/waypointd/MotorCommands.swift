@@ -167,6 +167,10 @@ enum MotorCommands {
         }
     }
 
+    /// The signals that end `motor-test` with the motor off; `main` blocks them before any
+    /// thread starts (``SignalStream/block(_:)``), so that none sent in its first instant is lost.
+    static let signalsTaken = [SIGINT, SIGTERM]
+
     static func motorTest(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let options: MotorOptions
         let target: Target
@@ -174,7 +178,13 @@ enum MotorCommands {
         case .exit(let status): return status
         case .ready(let parsed, let resolved): (options, target) = (parsed, resolved)
         }
-        let signals = SignalStream.make([SIGINT, SIGTERM])
+        let signals: AsyncStream<Int32>
+        do throws(Errno) {
+            signals = try SignalStream.make(signalsTaken)
+        } catch {
+            fputs("waypointd: motor-test: cannot start the thread that takes signals: \(error)\n", stderr)
+            return .software
+        }
         let settings = target.settings
         let channel: SysfsPWMChannel
         let lock: PWMChannelLock

@@ -1,71 +1,15 @@
 // waypointd: the navigation daemon and its subcommands (DESIGN.md §4).
 @preconcurrency import Glibc
-import CommandLineSupport
-import ControlProtocol
-import GPSClient
-
-let help = """
-    usage: waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N]] [--socket PATH]
-                     [--state-dir DIR] [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]
-                                                             run the daemon (foreground, systemd-friendly)
-           waypointd check [--config PATH] [--state-dir DIR] [--sysfs-root DIR] [--dev-dir DIR] [--gps-timeout SECONDS]
-                                                             diagnose config, PWM, I2C, IMU, gpsd; 1 on a problem
-           waypointd gps [--server HOST:PORT] [--count N]   print fixes from gpsd, one JSON object a line
-           waypointd replay FILE [--config PATH]             run the pipeline over a recording, JSON lines out
-           waypointd map import FILE.osm.pbf [--state-dir DIR]   build the offline place index
-           waypointd map info [--state-dir DIR]              the place index loaded
-           waypointd motor-test [--pattern NAME] [--repeat] [MOTOR-OPTIONS]   play a pattern on the motor
-           waypointd motor-off [--force] [MOTOR-OPTIONS]     force the motor off (systemd's ExecStopPost)
-           waypointd --print-config [--config PATH]          the configuration in effect (exit 78 if invalid)
-           waypointd --version | --help
-
-    waypointd guides a walker to a destination through a vibration motor: it reads fixes from
-    gpsd and the compass over I2C, and pulses the motor while the wearer faces the destination.
-    --simulate runs it on a simulated board and walker, with no hardware; --simulate-events
-    FILE makes that world misbehave on cue ("12 gps-off", "28 magnet 15", "40 imu-off",
-    "50 stall 2", one a line; see the README); --simulate-speed N runs that world and the
-    daemon's clock N times faster (1 to 20). The destination is set over the control
-    socket (default /run/waypointd/control.sock).
-    'waypointd COMMAND --help' describes each command.
-    """
+import SystemSupport
 
 // A file size limit (systemd's LimitFSIZE=, ulimit -f) must make a save fail with EFBIG, which
 // the state store handles by keeping the previous file, rather than kill the daemon mid-guidance.
 signal(SIGXFSZ, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let rest = Array(arguments.dropFirst())
-let status: ExitStatus
-do throws(UsageError) {
-    switch arguments.first {
-    case "--version":
-        print("waypointd \(Release.version) (libgps API \(LibGPSVersion.apiMajor))")
-        status = .success
-    case "--help", "-h":
-        print(help)
-        status = .success
-    case "--print-config": status = try PrintConfigCommand.run(rest)
-    case "check": status = try await CheckCommand.run(rest)
-    case "gps": status = try await GPSCommand.run(rest)
-    case "replay": status = try ReplayCommand.run(rest)
-    case "map": status = try MapCommand.run(rest)
-    case "motor-test", "motor-off":
-        if rest.contains("--help") || rest.contains("-h") {
-            print(MotorCommands.help)
-            status = .success
-        } else if arguments.first == "motor-off" {
-            status = try MotorCommands.motorOff(rest)
-        } else {
-            status = try await MotorCommands.motorTest(rest)
-        }
-    case let first where first == nil || first!.hasPrefix("--"):
-        status = try await RunCommand.run(arguments)
-    default:
-        throw UsageError.unknownCommand(
-            arguments[0], among: ["check", "gps", "replay", "motor-test", "motor-off", "--print-config", "--version", "--help"])
-    }
-} catch {
-    fputs("waypointd: \(error.message)\n\(error.hint(program: "waypointd"))\n", stderr)
-    status = .usage
-}
-exit(status.rawValue)
+// Before any thread starts: the signals the command takes are blocked here, so that every
+// thread inherits the mask and one sent in the first instant waits for the signal thread
+// instead of being lost. main then waits in AsyncMain, its mask kept (top-level await would
+// park it in dispatch_main's sigsuspend, open to every signal).
+SignalStream.block(Waypointd.signalsTaken(by: arguments.first))
+exit(AsyncMain.run { await Waypointd.run(arguments) }.rawValue)

@@ -35,6 +35,33 @@ struct MotorCommandTests {
         #expect(process.errors.contains { $0.text.contains("switching the motor off") })
     }
 
+    @Test(
+        "SIGINT from the first millisecond after exec to after the motor started, 200 times in a row: every run ends at once with the motor off (issue 37)",
+        .timeLimit(.minutes(3)))
+    func signalAtStart() async throws {
+        let waypointd = try #require(try ExternalTool.built("waypointd"))
+        let tree = try PWMSysfsTree()
+        try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
+        var outcomes: [String: Int] = [:]
+        for run in 0..<200 {
+            // The motor is on about 7 ms after exec in a debug build: the delays cover the
+            // loader, main, the signal thread's start and the first pulse.
+            let delayMicroseconds = UInt32(run % 25) * 400
+            let process = try ChildProcess(waypointd, ["motor-test", "--repeat", "--sysfs-root", tree.root.path])
+            usleep(delayMicroseconds)
+            kill(process.processID, SIGINT)
+            let status = process.waitForExit(within: .seconds(5))
+            let errors = process.errors.map(\.text)
+            try #require(status != nil, "run \(run), SIGINT after \(delayMicroseconds) µs: still running 5 s later: \(errors)")
+            // Taken (0, the motor switched off) or, before main blocked it, the default action.
+            #expect(status == 0 || status == 128 + SIGINT, "run \(run): exit \(status!): \(errors)")
+            #expect(!Self.motorIsOn(tree), "run \(run): the motor was left on")
+            outcomes[status == 0 ? "taken" : "before main", default: 0] += 1
+        }
+        print("SIGINT at start, 200 runs: \(outcomes.sorted { $0.key < $1.key })")
+        #expect(outcomes["taken", default: 0] >= 100, "too few runs reached main to test the signal thread: \(outcomes)")
+    }
+
     @Test("motor-off from a fresh process stops a motor left running")
     func motorOff() throws {
         guard let waypointd = try ExternalTool.built("waypointd") else { return }

@@ -103,7 +103,7 @@ final class SimulatedDaemon {
     }
 
     /// Stops the daemon with SIGTERM and returns its exit status.
-    func stop() -> Int32 {
+    func stop() -> Int32? {
         kill(process.processID, SIGTERM)
         return process.waitForExit()
     }

@@ -4,6 +4,7 @@ import GPSClient
 import Haptics
 import IMU
 import Simulation
+import Synchronization
 import SystemSupport
 
 /// The daemon: opens the motor, the state directory and the control socket (failing fast, with a
@@ -43,7 +44,13 @@ public enum WaypointDaemon {
         let logger = Logger(label: "waypointd", level: level, handler: StandardErrorLogHandler())
         HeapPolicy.returnLargeBlocks()
         SignalStream.ignoreQuietly()
-        let signals = SignalStream.make(SignalStream.stopping + SignalStream.ignored)
+        let stopSignals: AsyncStream<Int32>
+        do throws(Errno) {
+            stopSignals = try takeSignals(logger: logger)
+        } catch {
+            logger.error("cannot start the thread that takes signals", ["error": "\(error)"])
+            return .software
+        }
         let notifier = SystemdNotifier()
         let opened: Opened
         switch open(options, configuration: configuration, notifier: notifier, logger: logger) {
@@ -108,7 +115,10 @@ public enum WaypointDaemon {
 
         let deadline = StopDeadline()
         await ServiceGroup(services, logger: logger).run {
-            await waitForStop(signals, logger: logger)
+            for await number in stopSignals {
+                logger.notice("stopping", ["signal": SignalStream.name(number)])
+                break
+            }
             notifier.stopping()
             // Off first: whatever the sensors still deliver while they stop is not played.
             core.stopMotor()
@@ -216,19 +226,24 @@ public enum WaypointDaemon {
         }
     }
 
-    /// Waits for SIGTERM or SIGINT. Each ignored signal is logged the first time only: a flood of
-    /// them cannot flood the journal.
-    private static func waitForStop(_ signals: AsyncStream<Int32>, logger: Logger) async {
-        var logged: Set<Int32> = []
-        for await number in signals {
+    /// Every signal the daemon takes: `main` blocks them before any thread starts
+    /// (``SignalStream/block(_:)``), so that none sent in its first instant is lost.
+    public static let signalsTaken = SignalStream.stopping + SignalStream.ignored
+
+    /// Starts taking ``signalsTaken``: SIGTERM and SIGINT come out of the stream; each of the
+    /// others is logged the first time only (a flood of them cannot flood the journal) and
+    /// otherwise ignored.
+    private static func takeSignals(logger: Logger) throws(Errno) -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingOldest(1))
+        let logged = Mutex<Set<Int32>>([])
+        try SignalStream.receive(signalsTaken) { number in
             if SignalStream.stopping.contains(number) {
-                logger.notice("stopping", ["signal": SignalStream.name(number)])
-                return
-            }
-            if logged.insert(number).inserted {
+                continuation.yield(number)
+            } else if logged.withLock({ $0.insert(number).inserted }) {
                 logger.notice("signal ignored (restart the service to reload its configuration)", ["signal": SignalStream.name(number)])
             }
         }
+        return stream
     }
 
     /// Where sysfs is: `--sysfs-root`, else `/`, else in a simulation a tree of ordinary files
