@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Finds and runs the real programs that integration tests compare against or drive (GeodSolve,
 /// gpsd, the built waypointctl).
@@ -13,6 +14,12 @@ public enum ExternalTool {
         /// Where it usually comes from.
         public let hint: String
         public var description: String { "\(name) is missing under CI=true (\(hint))" }
+    }
+
+    /// A test that could not run, under CI: already recorded as a failure.
+    public struct Skipped: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "not run: \(reason)" }
     }
 
     /// Whether this run is CI, where nothing may be skipped.
@@ -111,4 +118,16 @@ private final class ErrorCollector: @unchecked Sendable {
         done.wait()
         return data
     }
+}
+
+/// Skips the running test, reported as such with `reason` ("cancelled" in Swift Testing's
+/// words), not counted as a pass; under CI (`CI=true`), where nothing may be skipped, it fails
+/// instead.
+/// - Throws: always: the skip, or under CI the failure.
+public func skip(_ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Never {
+    if ExternalTool.isCI {
+        Issue.record("not run under CI=true: \(reason)", sourceLocation: sourceLocation)
+        throw ExternalTool.Skipped(reason: reason)
+    }
+    try Test.cancel(Comment(rawValue: reason), sourceLocation: sourceLocation)
 }

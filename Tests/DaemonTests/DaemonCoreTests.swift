@@ -95,7 +95,7 @@ struct DaemonCoreTests {
         }
     }
 
-    @Test("route progress reaches route.json with the fix that made it, and a new executor resumes there")
+    @Test("route progress reaches target.json with the fix that made it, and a new executor resumes there")
     func routeProgress() async throws {
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
@@ -111,14 +111,14 @@ struct DaemonCoreTests {
         var saved: [Int] = []
         for second in 0..<100 {
             rig.walk(north: Double(second) * 1.4, second: second)
-            let file = try String(contentsOfFile: rig.directory + "/route.json", encoding: .utf8)
+            let file = try String(contentsOfFile: rig.directory + "/target.json", encoding: .utf8)
             if let index = (try JSONSerialization.jsonObject(with: Data(file.utf8)) as? [String: Any])
                 .flatMap({ ($0["route"] as? [String: Any])?["index"] as? Int }), saved.last != index
             {
                 saved.append(index)
             }
         }
-        #expect(saved == [0, 1, 2, 3], "route.json's index as the walk went on: \(saved)")
+        #expect(saved == [0, 1, 2, 3], "target.json's route index as the walk went on: \(saved)")
         #expect(rig.motor.patterns.withLock { $0.filter { $0 == .waypointReached }.count } == 2)
         #expect(rig.motor.patterns.withLock { $0.filter { $0 == .arrived }.count } == 1)
         let restarted = try Rig(directory: rig.directory)
@@ -196,7 +196,7 @@ struct DaemonCoreTests {
                 == .error(ControlError(.refused, "no trail since guidance last started: it keeps one while it has a fix; try back --minutes N for an older one")))
     }
 
-    @Test("a failed save leaves the files as the reply says (issue 30, item 18): a dropped route whose file cannot be replaced is removed; every other save is still made; a restart finds what the reply said")
+    @Test("a failed save leaves the files as the reply says (issue 30, item 18; issue 37): a target that cannot be saved stays the old one on disk, every other save is still made, and a restart finds what the reply said")
     func failedSaveConsistent() async throws {
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
@@ -208,11 +208,9 @@ struct DaemonCoreTests {
             Issue.record("no ROUTE reply")
             return
         }
-        // route.json can no longer be replaced (its temporary file's name is taken by a
-        // directory), nor can recent.json.
-        for name in ["route.json.tmp", "recent.json.tmp"] {
-            try FileManager.default.createDirectory(atPath: rig.directory + "/" + name, withIntermediateDirectories: false)
-        }
+        // recent.json can no longer be replaced (its temporary file's name is taken by a
+        // directory): the new target is saved, and the reply says what was not.
+        try FileManager.default.createDirectory(atPath: rig.directory + "/recent.json.tmp", withIntermediateDirectories: false)
         let bakery = DaemonStateRouteTests.point(30, 0)
         let reply = await rig.reply(.go(latitude: bakery.latitudeDegrees, longitude: bakery.longitudeDegrees, name: "bakery"))
         guard case .error(let error) = reply else {
@@ -220,12 +218,25 @@ struct DaemonCoreTests {
             return
         }
         #expect(error.message.hasPrefix("guiding, but recent.json could not be saved"), "\(error.message)")
-        #expect(!error.message.contains("route.json"), "the route's file was removed instead: \(error.message)")
-        #expect(!FileManager.default.fileExists(atPath: rig.directory + "/route.json"))
+        #expect(!error.message.contains("target.json"), "\(error.message)")
         let restarted = try Rig(directory: rig.directory)
         guard case .status(let status) = await restarted.reply(.status) else { return }
         #expect(status.route == nil, "the dropped route came back")
         #expect(status.destination?.name == "bakery")
+
+        // Now target.json cannot be replaced either: the old target (the bakery) stays on disk,
+        // whole, and the reply says so; a restart finds the bakery, never nothing.
+        try FileManager.default.createDirectory(atPath: rig.directory + "/target.json.tmp", withIntermediateDirectories: false)
+        let routeReply = await restarted.reply(.route(.load(name: "North", waypoints: waypoints)))
+        guard case .error(let routeError) = routeReply else {
+            Issue.record("route load answered \(routeReply), not the target's failure")
+            return
+        }
+        #expect(routeError.message.hasPrefix("guiding along the route, but target.json could not be saved"), "\(routeError.message)")
+        let again = try Rig(directory: rig.directory)
+        guard case .status(let after) = await again.reply(.status) else { return }
+        #expect(after.route == nil)
+        #expect(after.destination?.name == "bakery")
     }
 
     /// The route's last waypoint, stepping to it with `route next`.

@@ -20,21 +20,20 @@ struct Driven<Reply> {
 
 /// A state file's item as a save writes it.
 enum SavedItem: Equatable {
-    case destination(SavedDestination?)
+    /// `target.json`: a destination, a route, or neither.
+    case target(SavedDestination?, SavedRoute?)
     case recent(RecentDestinations)
     case muted(Bool)
     case calibration(SavedCalibration?)
-    case route(SavedRoute?)
     case places(PlaceBook)
 
     /// The item `file` holds in `state`.
     init(_ file: StateFile, _ state: PersistentState) {
         switch file {
-        case .destination: self = .destination(state.destination)
+        case .target: self = .target(state.destination, state.route)
         case .recent: self = .recent(state.recent)
         case .mute: self = .muted(state.muted)
         case .calibration: self = .calibration(state.calibration)
-        case .route: self = .route(state.route)
         case .places: self = .places(state.places)
         }
     }

@@ -61,7 +61,7 @@ struct DaemonStateRouteTests {
             let result = state.fix(fix(point(east + across, north - across)), at: at)
             patterns += DaemonStateTests.patterns(result.actions)
             saved += SavedItem.saved(by: result.effects, in: state.persistent).compactMap {
-                if case .route(let route) = $0 { route } else { nil }
+                if case .target(_, let route) = $0 { route } else { nil }
             }
         }
         return (patterns, saved)
@@ -74,7 +74,8 @@ struct DaemonStateRouteTests {
         #expect(DaemonStateTests.patterns(load.effects) == [.destinationAccepted])
         let report = try #require(try load.reply.get())
         #expect(report.waypoint == 1 && report.count == 5 && report.target.name == "W1" && !report.isFinished)
-        #expect(DaemonStateTests.saves(load).contains(.destination(nil)))
+        #expect(DaemonStateTests.saves(load) == [.target(nil, state.persistent.route)])
+        #expect(state.persistent.route != nil)
 
         let walked = Self.walk(&state, from: 1, seconds: 600)
         #expect(walked.patterns.filter { $0 == .waypointReached }.count == 4, "\(walked.patterns)")
@@ -131,11 +132,11 @@ struct DaemonStateRouteTests {
         #expect(state.route(.show, at: 0).reply == .success(nil))
         _ = state.route(.load(name: nil, waypoints: Self.waypoints), at: 0)
         let go = state.go(DaemonStateTests.far, name: "far", at: 1)
-        #expect(DaemonStateTests.saves(go).contains(.route(nil)))
+        #expect(DaemonStateTests.saves(go).contains(.target(SavedDestination(coordinate: DaemonStateTests.far, name: "far"), nil)))
         #expect(state.status(at: 2, duty: 0, pattern: nil, motorFault: nil).route == nil)
         _ = state.route(.load(name: nil, waypoints: Self.waypoints), at: 3)
         let clear = state.route(.clear, at: 4)
-        #expect(DaemonStateTests.saves(clear).contains(.route(nil)))
+        #expect(DaemonStateTests.saves(clear) == [.target(nil, nil)])
         #expect(state.state == .idle)
     }
 

@@ -126,7 +126,7 @@ struct DaemonStateTests {
         #expect(Self.patterns(go.effects) == [.destinationAccepted])
         #expect(go.effects.contains(.destinationChanged(Self.far)))
         let saved = SavedDestination(coordinate: Self.far, name: "far")
-        #expect(Self.saves(go) == [.destination(saved), .recent(state.persistent.recent)])
+        #expect(Self.saves(go) == [.target(saved, nil), .recent(state.persistent.recent)])
         #expect(state.persistent.recent.first == saved)
         #expect((try? go.reply.get()) != nil)
         var warnings: [Double] = []
@@ -167,7 +167,7 @@ struct DaemonStateTests {
         let clear = state.clear(at: 2)
         #expect(clear.effects.contains(.silence))
         #expect(clear.effects.contains(.destinationChanged(nil)))
-        #expect(Self.saves(clear) == [.destination(nil)])
+        #expect(Self.saves(clear) == [.target(nil, nil)])
         #expect(state.state == .idle)
         #expect(state.status(at: 3, duty: 0, pattern: nil, motorFault: "cannot set the duty cycle").problems
             == ["motor: cannot set the duty cycle; retrying"])

@@ -328,7 +328,7 @@ struct JSONCodingTests {
         let destination = SavedDestination(
             coordinate: Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945),
             name: "Tour / \"Eiffel\"")
-        let destinationFile = try StateFileCoding.encode(.destination, from: PersistentState(destination: destination))
+        let destinationFile = try StateFileCoding.encode(.target, from: PersistentState(destination: destination))
         #expect(
             String(decoding: destinationFile, as: UTF8.self) == """
                 {
@@ -337,13 +337,14 @@ struct JSONCodingTests {
                     "lon" : 2.2945,
                     "name" : "Tour / \\"Eiffel\\""
                   },
+                  "route" : null,
                   "version" : 1
                 }
 
                 """)
         #expect(
-            String(decoding: try StateFileCoding.encode(.destination, from: PersistentState(destination: nil)), as: UTF8.self)
-                == "{\n  \"destination\" : null,\n  \"version\" : 1\n}\n")
+            String(decoding: try StateFileCoding.encode(.target, from: PersistentState(destination: nil)), as: UTF8.self)
+                == "{\n  \"destination\" : null,\n  \"route\" : null,\n  \"version\" : 1\n}\n")
         #expect(
             String(decoding: try StateFileCoding.encode(.mute, from: PersistentState(muted: true)), as: UTF8.self)
                 == "{\n  \"muted\" : true,\n  \"version\" : 1\n}\n")
@@ -373,7 +374,7 @@ struct JSONCodingTests {
             #expect(
                 file == (try FoundationOracle.bytes(of: JSONParser.parse(file), pretty: true)) + [UInt8(ascii: "\n")])
         }
-        #expect(try Self.decoded(.destination, destinationFile).destination == destination)
+        #expect(try Self.decoded(.target, destinationFile).destination == destination)
         #expect(try Self.decoded(.recent, files[1]).recent == recent)
         #expect(try Self.decoded(.calibration, files[2]).calibration == calibration)
         #expect(try Self.decoded(.calibration, files[3]).calibration == nil)

@@ -37,9 +37,10 @@ private let handCalibration = SavedCalibration(
     calibration: MagneticCalibration(offsetMicrotesla: Vector3(-1, 2, -3), matrix: .identity),
     createdAt: UTCTime(seconds: 1_700_000_000))
 
-/// Every item set, so that a test can see which ones survive.
+/// Every item set, so that a test can see which ones survive; the target is a route (a
+/// destination is the other kind, held in the same file).
 private let everything = PersistentState(
-    destination: eiffel, recent: RecentDestinations([eiffel, opera, unnamed]), muted: true,
+    recent: RecentDestinations([eiffel, opera, unnamed]), muted: true,
     calibration: fittedCalibration,
     route: SavedRoute(
         name: "Seine walk", waypoints: [eiffel, SavedDestination(coordinate: opera.coordinate, arrivalRadiusMeters: 8), unnamed],
@@ -84,11 +85,10 @@ private func permissions(of path: String) throws -> Int {
 }
 
 private func saveAll(_ state: PersistentState, in store: StateStore) throws {
-    try store.save(.destination, from: PersistentState(destination: state.destination))
+    try store.save(.target, from: PersistentState(destination: state.destination, route: state.route))
     try store.save(.recent, from: PersistentState(recent: state.recent))
     try store.save(.mute, from: PersistentState(muted: state.muted))
     try store.save(.calibration, from: PersistentState(calibration: state.calibration))
-    try store.save(.route, from: PersistentState(route: state.route))
     try store.save(.places, from: PersistentState(places: state.places))
 }
 
@@ -251,7 +251,7 @@ struct StateStoreRoundTripTests {
             // cannot be saved at all (PlaceNameTests).
             place(1e-300, -0.0, "a b \"c\"\\/ ✓"),
         ] {
-            try store.save(.destination, from: PersistentState(destination: destination))
+            try store.save(.target, from: PersistentState(destination: destination))
             let loaded = try StateStore(directory: temporary.path).load()
             #expect(loaded.state.destination == destination)
             #expect(
@@ -259,7 +259,7 @@ struct StateStoreRoundTripTests {
                     == destination.coordinate.latitudeDegrees.bitPattern)
             #expect(loaded.report.isClean)
         }
-        try store.save(.destination, from: PersistentState(destination: nil))
+        try store.save(.target, from: PersistentState(destination: nil))
         #expect(try StateStore(directory: temporary.path).load().state.destination == nil)
     }
 
@@ -308,7 +308,7 @@ struct StateStoreRoundTripTests {
         #expect(report.isClean)
         #expect(
             try names(in: temporary.path).sorted() == [
-                "calibration.json", "destination.json", "mute.json", "places.json", "recent.json", "route.json",
+                "calibration.json", "mute.json", "places.json", "recent.json", "target.json",
             ])
     }
 
@@ -321,8 +321,18 @@ struct StateStoreRoundTripTests {
             let data = Data(try bytes(at: store.path(of: file)))
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         }
-        let destination = try object(.destination)
-        #expect(destination["version"] as? Int == 1)
+        let route = try object(.target)
+        #expect(route["version"] as? Int == 1)
+        #expect(route["destination"] is NSNull)
+        let walked = try #require(route["route"] as? [String: Any])
+        #expect(walked["name"] as? String == "Seine walk")
+        #expect(walked["index"] as? Int == 1)
+        let waypoints = try #require(walked["waypoints"] as? [[String: Any]])
+        #expect(waypoints.map { $0["radius"] as? Double } == [nil, 8, nil])
+
+        try store.save(.target, from: PersistentState(destination: eiffel))
+        let destination = try object(.target)
+        #expect(destination["route"] is NSNull)
         let place = try #require(destination["destination"] as? [String: Any])
         #expect(place["lat"] as? Double == 48.8584)
         #expect(place["lon"] as? Double == 2.2945)
@@ -342,9 +352,10 @@ struct StateStoreRoundTripTests {
         #expect(quality["sampleCount"] as? Int == 412)
         #expect(quality["fitErrorPercent"] as? Double == 1.83)
 
-        try store.save(.destination, from: PersistentState(destination: nil))
-        #expect(try object(.destination)["destination"] is NSNull)
-        #expect(String(decoding: try bytes(at: store.path(of: .destination)), as: UTF8.self).hasSuffix("}\n"))
+        try store.save(.target, from: PersistentState(destination: nil))
+        #expect(try object(.target)["destination"] is NSNull)
+        #expect(try object(.target)["route"] is NSNull)
+        #expect(String(decoding: try bytes(at: store.path(of: .target)), as: UTF8.self).hasSuffix("}\n"))
 
         for file in StateFile.allCases {
             #expect(try permissions(of: store.path(of: file)) == 0o600)
@@ -476,29 +487,33 @@ private let goodCalibrationFields = #""offset":[1,2,3],"createdAt":"2026-05-01T1
 private let identityMatrix = "[[1,0,0],[0,1,0],[0,0,1]]"
 
 private let damages: [Damage] = [
-    Damage(file: .destination, contents: "", defect: .empty),
+    Damage(file: .target, contents: "", defect: .empty),
     Damage(
-        file: .destination, contents: #"{"version":1,"destination":{"lat":48.8,"lon":"#,
+        file: .target, contents: #"{"version":1,"destination":{"lat":48.8,"lon":"#,
         defect: .invalidJSON(detail: "unexpected end of file at line 1, column 46")),
     Damage(
-        file: .destination, contents: #"{"version":1,"destination":{"lat":1e999,"lon":2}}"#,
+        file: .target, contents: #"{"version":1,"destination":{"lat":1e999,"lon":2},"route":null}"#,
         defect: .invalidJSON(detail: "the number 1e999 at line 1, column 35 is too large for a Double")),
     Damage(
-        file: .destination, contents: #"{"version":1,"destination":{"lat":NaN,"lon":2}}"#,
+        file: .target, contents: #"{"version":1,"destination":{"lat":NaN,"lon":2},"route":null}"#,
         defect: .invalidJSON(detail: "unexpected character 'N' at line 1, column 35; expected a value")),
     Damage(
-        file: .destination, contents: #"{"version":1,"destination":{"lat":"48.8","lon":2.3}}"#,
+        file: .target, contents: #"{"version":1,"destination":{"lat":"48.8","lon":2.3},"route":null}"#,
         defect: .wrongType(field: "destination.lat", expected: "a number")),
     Damage(
-        file: .destination, contents: #"{"version":1,"destination":{"lat":91,"lon":2.3}}"#,
+        file: .target, contents: #"{"version":1,"destination":{"lat":91,"lon":2.3},"route":null}"#,
         defect: .outOfRange(field: "destination.lat", value: 91, allowed: "[-90, 90]")),
     Damage(
-        file: .destination, contents: #"{"version":1,"destination":{"lat":45,"lon":-180.5}}"#,
+        file: .target, contents: #"{"version":1,"destination":{"lat":45,"lon":-180.5},"route":null}"#,
         defect: .outOfRange(field: "destination.lon", value: -180.5, allowed: "[-180, 180]")),
-    Damage(file: .destination, contents: #"{"version":2,"destination":null}"#, defect: .unknownVersion(2)),
-    Damage(file: .destination, contents: #"{"destination":null}"#, defect: .missingField("version")),
-    Damage(file: .destination, contents: #"{"version":1}"#, defect: .missingField("destination")),
-    Damage(file: .destination, contents: "[1,2]", defect: .wrongType(field: "the file", expected: "a JSON object")),
+    Damage(file: .target, contents: #"{"version":2,"destination":null}"#, defect: .unknownVersion(2)),
+    Damage(file: .target, contents: #"{"destination":null}"#, defect: .missingField("version")),
+    Damage(file: .target, contents: #"{"version":1}"#, defect: .missingField("destination")),
+    Damage(file: .target, contents: #"{"version":1,"destination":null}"#, defect: .missingField("route")),
+    Damage(
+        file: .target, contents: #"{"version":1,"destination":{"lat":1,"lon":2},"route":{"index":0,"waypoints":[{"lat":1,"lon":2}]}}"#,
+        defect: .invalidValue(field: "destination", reason: "a target is a destination or a route, not both")),
+    Damage(file: .target, contents: "[1,2]", defect: .wrongType(field: "the file", expected: "a JSON object")),
     Damage(
         file: .recent, contents: #"{"version":1,"recent":[{"lat":1,"lon":2},{"lat":1,"lon":200}]}"#,
         defect: .outOfRange(field: "recent[1].lon", value: 200, allowed: "[-180, 180]")),
@@ -566,30 +581,30 @@ private let damages: [Damage] = [
         contents: #"{"version":1,"calibration":{\#(goodCalibrationFields),"matrix":[[1,0,0],[0,1,0],[0,0,1e9]]}}"#,
         defect: .outOfRange(field: "calibration.matrix[2][2]", value: 1e9, allowed: "[-10, 10]")),
     Damage(
-        file: .destination,
-        contents: #"{"version":1,"destination":{"lat":1,"lon":2,"name":""# + String(repeating: "n", count: 500) + #""}}"#,
+        file: .target,
+        contents: #"{"version":1,"destination":{"lat":1,"lon":2,"name":""# + String(repeating: "n", count: 500) + #""},"route":null}"#,
         defect: .invalidValue(field: "destination.name", reason: "name is 500 characters; at most 100 are allowed")),
     Damage(
         file: .mute,
         contents: #"{"version":1,"muted":true,"padding":""# + String(repeating: " ", count: 70_000) + #""}"#,
-        defect: .tooLarge(limitBytes: StateFile.destination.maximumBytes)),
+        defect: .tooLarge(limitBytes: StateFile.mute.maximumBytes)),
     Damage(
-        file: .route, contents: #"{"version":1,"route":{"index":0,"waypoints":[]}}"#,
+        file: .target, contents: #"{"version":1,"destination":null,"route":{"index":0,"waypoints":[]}}"#,
         defect: .outOfRange(field: "route.waypoints", value: 0, allowed: "1 to 1000 waypoints")),
     Damage(
-        file: .route, contents: #"{"version":1,"route":{"index":3,"waypoints":[{"lat":1,"lon":2},{"lat":1,"lon":3}]}}"#,
+        file: .target, contents: #"{"version":1,"destination":null,"route":{"index":3,"waypoints":[{"lat":1,"lon":2},{"lat":1,"lon":3}]}}"#,
         defect: .outOfRange(field: "route.index", value: 3, allowed: "[0, 2]")),
     Damage(
-        file: .route, contents: #"{"version":1,"route":{"index":0,"waypoints":[{"lat":1,"lon":2,"radius":0.5}]}}"#,
+        file: .target, contents: #"{"version":1,"destination":null,"route":{"index":0,"waypoints":[{"lat":1,"lon":2,"radius":0.5}]}}"#,
         defect: .outOfRange(field: "route.waypoints[0].radius", value: 0.5, allowed: "[2, 1000]")),
     Damage(
-        file: .route,
-        contents: #"{"version":1,"route":{"index":0,"waypoints":["#
+        file: .target,
+        contents: #"{"version":1,"destination":null,"route":{"index":0,"waypoints":["#
             + Array(repeating: #"{"lat":1,"lon":2}"#, count: 1001).joined(separator: ",") + "]}}",
         defect: .outOfRange(field: "route.waypoints", value: 1001, allowed: "1 to 1000 waypoints")),
     Damage(
-        file: .route,
-        contents: #"{"version":1,"route":null,"padding":""# + String(repeating: " ", count: 1_100_000) + #""}"#,
+        file: .target,
+        contents: #"{"version":1,"destination":null,"route":null,"padding":""# + String(repeating: " ", count: 1_100_000) + #""}"#,
         defect: .tooLarge(limitBytes: 1 << 20)),
     Damage(
         file: .places, contents: #"{"version":1,"places":[{"lat":1,"lon":2}]}"#,
@@ -619,11 +634,10 @@ struct StateStoreDamageTests {
         // The damaged item starts from its default, every other one is as saved.
         var expected = everything
         switch damage.file {
-        case .destination: expected.destination = nil
+        case .target: (expected.destination, expected.route) = (nil, nil)
         case .recent: expected.recent = RecentDestinations()
         case .mute: expected.muted = false
         case .calibration: expected.calibration = nil
-        case .route: expected.route = nil
         case .places: expected.places = PlaceBook()
         }
         #expect(state == expected)
@@ -671,26 +685,25 @@ struct StateStoreDamageTests {
         let temporary = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
         try saveAll(everything, in: store)
-        try write("{", to: store.path(of: .destination))
+        try write("{", to: store.path(of: .target))
         try write(#"{"version":1,"muted":0}"#, to: store.path(of: .mute))
         let (state, report) = store.load()
         #expect(
             state
                 == PersistentState(
-                    recent: everything.recent, calibration: everything.calibration, route: everything.route,
-                    places: everything.places))
-        #expect(report.damagedFiles.map(\.path) == [store.path(of: .destination), store.path(of: .mute)])
+                    recent: everything.recent, calibration: everything.calibration, places: everything.places))
+        #expect(report.damagedFiles.map(\.path) == [store.path(of: .target), store.path(of: .mute)])
     }
 
     @Test("a file that cannot be read is reported and left where it is; its item starts empty")
     func unreadable() throws {
         let temporary = try TemporaryDirectory()
         try saveAll(everything, in: try StateStore(directory: temporary.path))
-        let path = try StateStore(directory: temporary.path).path(of: .destination)
+        let path = try StateStore(directory: temporary.path).path(of: .target)
         let store = try StateStore(
             directory: temporary.path, fileSystem: FaultyFileSystem(.init(call: .read, path: path, errno: .ioError)))
         let (state, report) = store.load()
-        #expect(state.destination == nil)
+        #expect(state.route == nil)
         #expect(state.calibration == everything.calibration)
         #expect(report.entries == [.unreadable(path: path, .ioError)])
         #expect(FileManager.default.fileExists(atPath: path))
@@ -703,11 +716,11 @@ struct StateStoreDamageTests {
         let elsewhere = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
         try saveAll(everything, in: store)
-        // A valid destination file elsewhere, and a link to it: it must not be loaded.
+        // A valid target file elsewhere, and a link to it: it must not be loaded.
         try saveAll(everything, in: try StateStore(directory: elsewhere.path))
-        let destination = store.path(of: .destination)
-        try FileManager.default.removeItem(atPath: destination)
-        #expect(symlink(try StateStore(directory: elsewhere.path).path(of: .destination), destination) == 0)
+        let target = store.path(of: .target)
+        try FileManager.default.removeItem(atPath: target)
+        #expect(symlink(try StateStore(directory: elsewhere.path).path(of: .target), target) == 0)
         let recent = store.path(of: .recent)
         try FileManager.default.removeItem(atPath: recent)
         try FileManager.default.createDirectory(atPath: recent, withIntermediateDirectories: false)
@@ -717,13 +730,12 @@ struct StateStoreDamageTests {
         #expect(mkfifo(mute, 0o600) == 0)
 
         let (state, report) = store.load()
-        #expect(state == PersistentState(calibration: everything.calibration, route: everything.route, places: everything.places))
-        #expect(report.damagedFiles.map(\.path) == [destination, recent, mute])
+        #expect(state == PersistentState(calibration: everything.calibration, places: everything.places))
+        #expect(report.damagedFiles.map(\.path) == [target, recent, mute])
         #expect(report.damagedFiles.map(\.defect) == [.symbolicLink, .notRegularFile(.directory), .notRegularFile(.other)])
         #expect(report.description.contains("symbolic link"))
         #expect(try names(in: temporary.path).sorted() == [
-            "calibration.json", "destination.json.corrupt", "mute.json.corrupt", "places.json", "recent.json.corrupt",
-            "route.json",
+            "calibration.json", "mute.json.corrupt", "places.json", "recent.json.corrupt", "target.json.corrupt",
         ])
         // The link's target is untouched.
         #expect(try StateStore(directory: elsewhere.path).load().state == everything)
@@ -747,10 +759,10 @@ struct StateStoreDamageTests {
     func saveOverLeftover() throws {
         let temporary = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
-        try write("half a file", to: store.temporaryPath(of: .destination))
-        try store.save(.destination, from: PersistentState(destination: opera))
+        try write("half a file", to: store.temporaryPath(of: .target))
+        try store.save(.target, from: PersistentState(destination: opera))
         #expect(try StateStore(directory: temporary.path).load().state.destination == opera)
-        #expect(try names(in: temporary.path) == ["destination.json"])
+        #expect(try names(in: temporary.path) == ["target.json"])
     }
 }
 
@@ -783,13 +795,12 @@ private let saveFaults: [SaveFault] = StateFile.allCases.filter { $0 != .mute }.
 /// Saves an item's "new" value, different from ``everything``'s.
 private func saveNewValue(of file: StateFile, in store: StateStore) throws(StateStoreError) {
     switch file {
-    case .destination: try store.save(.destination, from: PersistentState(destination: opera))
+    // Not the default (no target): a file that would hold its default is removed when it
+    // cannot be replaced (issue 30, item 18), which `defaultRemovesFile` tests.
+    case .target: try store.save(.target, from: PersistentState(destination: opera))
     case .recent: try store.save(.recent, from: PersistentState(recent: RecentDestinations([place(5, 5, "a much longer name than before")])))
     case .mute: try store.save(.mute, from: PersistentState(muted: false))
     case .calibration: try store.save(.calibration, from: PersistentState(calibration: handCalibration))
-    // Not the default (no route): a file that would hold its default is removed when it
-    // cannot be replaced (issue 30, item 18), which `droppedRouteRemoved` tests.
-    case .route: try store.save(.route, from: PersistentState(route: SavedRoute(name: "other", waypoints: [opera])))
     case .places: try store.save(.places, from: PersistentState(places: PlaceBook([opera])))
     }
 }
@@ -928,14 +939,19 @@ struct StateStoreFailedSaveTests {
     func invalidValues() throws {
         let temporary = try TemporaryDirectory()
         let store = try StateStore(directory: temporary.path)
-        try store.save(.destination, from: PersistentState(destination: eiffel))
-        let before = try bytes(at: store.path(of: .destination))
+        try store.save(.target, from: PersistentState(destination: eiffel))
+        let before = try bytes(at: store.path(of: .target))
 
         #expect(
             throws: StateStoreError.invalidValue(
-                path: store.path(of: .destination),
+                path: store.path(of: .target),
                 .outOfRange(field: "destination.lat", value: 95, allowed: "[-90, 90]"))
-        ) { try store.save(.destination, from: PersistentState(destination: place(95, 0))) }
+        ) { try store.save(.target, from: PersistentState(destination: place(95, 0))) }
+        #expect(
+            throws: StateStoreError.invalidValue(
+                path: store.path(of: .target),
+                .invalidValue(field: "destination", reason: "a target is a destination or a route, not both"))
+        ) { try store.save(.target, from: PersistentState(destination: eiffel, route: everything.route)) }
         #expect(
             throws: StateStoreError.invalidValue(
                 path: store.path(of: .recent), .nonFinite(field: "recent[1].lon"))
@@ -960,8 +976,8 @@ struct StateStoreFailedSaveTests {
                 path: store.path(of: .calibration), .nonFinite(field: "calibration.quality.fitErrorPercent"))
         ) { try store.save(.calibration, from: PersistentState(calibration: broken)) }
 
-        #expect(try bytes(at: store.path(of: .destination)) == before)
-        #expect(try names(in: temporary.path) == ["destination.json"])
+        #expect(try bytes(at: store.path(of: .target)) == before)
+        #expect(try names(in: temporary.path) == ["target.json"])
     }
 }
 
@@ -1053,8 +1069,8 @@ struct StateStoreDirectoryTests {
 @Suite("State store: a file that would hold its default")
 struct StateStoreDefaultTests {
     @Test(
-        "no route, or unmuted, saved while the file cannot be replaced: the file is removed, and loads as the default (issue 30, item 18)",
-        arguments: [StateFile.route, .mute])
+        "no target, or unmuted, saved while the file cannot be replaced: the file is removed, and loads as the default (issue 30, item 18)",
+        arguments: [StateFile.target, .mute])
     func defaultRemovesFile(file: StateFile) throws {
         let temporary = try TemporaryDirectory()
         try saveAll(everything, in: StateStore(directory: temporary.path))
@@ -1065,7 +1081,65 @@ struct StateStoreDefaultTests {
         #expect(fileSystem.faultFired)
         #expect(!FileManager.default.fileExists(atPath: probe.path(of: file)))
         let loaded = try StateStore(directory: temporary.path).load().state
-        #expect(loaded.route == (file == .route ? nil : everything.route))
+        #expect(loaded.route == (file == .target ? nil : everything.route))
         #expect(loaded.muted == (file == .mute ? false : everything.muted))
+    }
+}
+
+@Suite("State store: the target's files from an earlier build")
+struct StateStoreLegacyTargetTests {
+    static let legacyDestination = #"{"destination":{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},"version":1}"#
+    static let legacyRoute = #"{"route":{"index":1,"name":"Loop","waypoints":[{"lat":1,"lon":2},{"lat":1,"lon":3}]},"version":1}"#
+
+    @Test("without target.json, destination.json and route.json are read; the first save of the target removes them")
+    func migrated() throws {
+        let temporary = try TemporaryDirectory()
+        try write(Self.legacyDestination, to: temporary.path + "/destination.json")
+        try write(#"{"route":null,"version":1}"#, to: temporary.path + "/route.json")
+        let store = try StateStore(directory: temporary.path)
+        let (state, report) = store.load()
+        #expect(state.destination == eiffel)
+        #expect(state.route == nil)
+        #expect(report.isClean)
+        try store.save(.target, from: state)
+        #expect(try names(in: temporary.path) == ["target.json"])
+        #expect(try StateStore(directory: temporary.path).load().state.destination == eiffel)
+
+        try write(Self.legacyRoute, to: temporary.path + "/route.json")
+        try FileManager.default.removeItem(atPath: temporary.path + "/target.json")
+        let route = try StateStore(directory: temporary.path).load().state.route
+        #expect(route == SavedRoute(name: "Loop", waypoints: [place(1, 2), place(1, 3)], index: 1))
+    }
+
+    @Test("target.json, once written, wins over files an earlier build left beside it")
+    func targetWins() throws {
+        let temporary = try TemporaryDirectory()
+        let store = try StateStore(directory: temporary.path)
+        try store.save(.target, from: PersistentState(destination: opera))
+        try write(Self.legacyDestination, to: temporary.path + "/destination.json")
+        #expect(store.load().state.destination == opera)
+    }
+
+    @Test("a damaged destination.json is set aside like any state file")
+    func damagedLegacy() throws {
+        let temporary = try TemporaryDirectory()
+        try write(#"{"destination":{"lat":95,"lon":2},"version":1}"#, to: temporary.path + "/destination.json")
+        let (state, report) = try StateStore(directory: temporary.path).load()
+        #expect(state.destination == nil)
+        #expect(report.damagedFiles.map(\.path) == [temporary.path + "/destination.json"])
+        #expect(try names(in: temporary.path) == ["destination.json.corrupt"])
+    }
+
+    @Test("no target saved while target.json cannot be written: the earlier build's files go too, so none comes back")
+    func clearedRemovesLegacy() throws {
+        let temporary = try TemporaryDirectory()
+        try write(Self.legacyRoute, to: temporary.path + "/route.json")
+        let probe = try StateStore(directory: temporary.path)
+        let fileSystem = FaultyFileSystem(.init(call: .open, path: probe.temporaryPath(of: .target), errno: .noSpace))
+        let store = try StateStore(directory: temporary.path, fileSystem: fileSystem)
+        try store.save(.target, from: .initial)
+        #expect(fileSystem.faultFired)
+        #expect(try names(in: temporary.path).isEmpty)
+        #expect(probe.load().state.route == nil)
     }
 }

@@ -156,16 +156,16 @@ struct DaemonSimulationTests {
 
     @Test("a corrupt state file is set aside, reported in status and the log, and the daemon starts anyway")
     func corruptStateFile() async throws {
-        guard let daemon = try await SimulatedDaemon(stateFiles: ["destination.json": "{\"destination\": {\"lat\": 91"])
+        guard let daemon = try await SimulatedDaemon(stateFiles: ["target.json": "{\"destination\": {\"lat\": 91"])
         else { return }
         let client = try daemon.client()
         let status = try #require(client.request(#"{"cmd":"status"}"#))
         let problems = status["problems"] as? [String] ?? []
         #expect(problems.count == 1, "\(problems)")
-        #expect(problems.first?.contains("destination.json") == true && problems.first?.contains("moved aside") == true, "\(problems)")
+        #expect(problems.first?.contains("target.json") == true && problems.first?.contains("moved aside") == true, "\(problems)")
         #expect(status["destination"] is NSNull)
         #expect(daemon.process.errors.contains { $0.text.contains("state file set aside") }, "\(daemon.log)")
-        let aside = daemon.tree.root.appendingPathComponent("state/destination.json.corrupt").path
+        let aside = daemon.tree.root.appendingPathComponent("state/target.json.corrupt").path
         #expect(FileManager.default.fileExists(atPath: aside))
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK", "the daemon works on")
         #expect(daemon.stop() == 0)

@@ -47,19 +47,19 @@ struct FileBoundsTests {
         #expect(output.standardError.contains("/dev/zero"))
     }
 
-    @Test("a FIFO as mute.json and a link as destination.json: the daemon starts, loads neither, and says why")
+    @Test("a FIFO as mute.json and a link as target.json: the daemon starts, loads neither, and says why")
     func stateFilesOfTheWrongKind() async throws {
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("elsewhere-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
-        // A valid destination file outside the state directory, and a link to it.
-        let target = elsewhere.appendingPathComponent("destination.json")
-        try #"{"version":1,"destination":{"lat":10,"lon":20,"name":"planted"}}"#.write(to: target, atomically: true, encoding: .utf8)
+        // A valid target file outside the state directory, and a link to it.
+        let target = elsewhere.appendingPathComponent("target.json")
+        try #"{"version":1,"destination":{"lat":10,"lon":20,"name":"planted"},"route":null}"#.write(to: target, atomically: true, encoding: .utf8)
         let start = ContinuousClock.now
         guard
             let daemon = try await SimulatedDaemon(prepareState: { state in
                 try FileManager.default.createSymbolicLink(
-                    atPath: state.appendingPathComponent("destination.json").path, withDestinationPath: target.path)
+                    atPath: state.appendingPathComponent("target.json").path, withDestinationPath: target.path)
                 try #require(mkfifo(state.appendingPathComponent("mute.json").path, 0o600) == 0)
             })
         else { return }
@@ -69,7 +69,7 @@ struct FileBoundsTests {
         #expect(status["destination"] is NSNull, "the planted destination was loaded: \(status)")
         let problems = status["problems"] as? [String] ?? []
         #expect(problems.count == 2, "\(problems)")
-        #expect(problems.contains { $0.contains("destination.json") && $0.contains("symbolic link") }, "\(problems)")
+        #expect(problems.contains { $0.contains("target.json") && $0.contains("symbolic link") }, "\(problems)")
         #expect(problems.contains { $0.contains("mute.json") && $0.contains("FIFO") }, "\(problems)")
         #expect(FileManager.default.fileExists(atPath: target.path), "the link's target is left alone")
         #expect(daemon.stop() == 0)

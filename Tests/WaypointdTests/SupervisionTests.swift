@@ -191,8 +191,8 @@ struct SupervisionTests {
                 let made = try ExternalTool.run(mount, ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", state.path])
                 try #require(made.status == 0, "cannot mount a tmpfs: \(made.standardError)")
                 mounted = state
-                try #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"}}"#.write(
-                    to: state.appendingPathComponent("destination.json"), atomically: false, encoding: .utf8)
+                try #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"},"route":null}"#.write(
+                    to: state.appendingPathComponent("target.json"), atomically: false, encoding: .utf8)
                 let readOnly = try ExternalTool.run(mount, ["-o", "remount,ro", state.path])
                 try #require(readOnly.status == 0, "\(readOnly.standardError)")
             })
@@ -249,6 +249,7 @@ struct SupervisionTests {
         guard
             let daemon = try await SimulatedDaemon(
                 events: "0 gps-off\n3 gps-on\n",
+                // The file an earlier build wrote: still read.
                 stateFiles: ["destination.json": #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"}}"#])
         else { return }
         try await Task.sleep(for: .seconds(6))

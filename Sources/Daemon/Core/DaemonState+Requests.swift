@@ -88,10 +88,10 @@ extension DaemonState {
         target = .destination(destination)
         recent.record(SavedDestination(coordinate: destination.coordinate, name: destination.name))
         var effects: [Effect] = []
-        if droppedRoute { effects += [.log(.info, "route dropped", [:]), .save(.route)] }
+        if droppedRoute { effects.append(.log(.info, "route dropped", [:])) }
         effects += guide(to: destination, announcing: .destinationAccepted, at: seconds)
         effects.append(.log(.info, "destination set", ["destination": destination.description]))
-        effects += [.save(.destination), .save(.recent)]
+        effects += [.save(.target), .save(.recent)]
         return Outcome(effects: effects, reply: .success(.ok), done: "guiding")
     }
 
@@ -106,9 +106,9 @@ extension DaemonState {
         let droppedRoute = target.route != nil
         target = .none
         var effects: [Effect] = []
-        if droppedRoute { effects += [.log(.info, "route dropped", [:]), .save(.route)] }
+        if droppedRoute { effects.append(.log(.info, "route dropped", [:])) }
         effects += guide(to: nil, announcing: .destinationAccepted, at: seconds)
-        effects += [.silence, .save(.destination)]
+        effects += [.silence, .save(.target)]
         return Outcome(effects: effects, reply: .success(.ok), done: "cleared")
     }
 

@@ -37,7 +37,7 @@ extension DaemonState {
         case .finished: outcome.effects.append(.log(.info, "route finished", describe(count - 1)))
         }
         if let next = follower.current { outcome.effects.append(.destinationChanged(next.coordinate)) }
-        outcome.effects.append(.save(.route))
+        outcome.effects.append(.save(.target))
     }
 
     // MARK: - Requests
@@ -81,7 +81,7 @@ extension DaemonState {
         target = .route(ActiveRoute(name: route.name, follower: Self.follower(for: route, settings: pipeline.navigator.settings)))
         var effects = guide(to: currentDestination, announcing: .destinationAccepted, at: seconds)
         effects.append(.log(.info, "route loaded", ["route": route.name ?? "", "waypoints": "\(route.waypoints.count)"]))
-        effects += [.save(.route), .save(.destination)]
+        effects.append(.save(.target))
         return Outcome(effects: effects, reply: .success(.route), done: "guiding along the route")
     }
 
@@ -91,7 +91,7 @@ extension DaemonState {
         guard let follower = target.route?.follower else { return .refused(.noRoute) }
         var effects = guide(to: currentDestination, announcing: .destinationAccepted, at: seconds)
         effects.append(.log(.info, message, ["waypoint": "\(follower.index + 1) of \(follower.waypoints.count)"]))
-        effects.append(.save(.route))
+        effects.append(.save(.target))
         return Outcome(effects: effects, reply: .success(.route), done: "guiding to the waypoint")
     }
 }

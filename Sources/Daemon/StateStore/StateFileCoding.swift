@@ -19,10 +19,11 @@ enum StateFileCoding {
     ///   or a non-finite calibration offset: nothing is written then.
     static func encode(_ file: StateFile, from state: PersistentState) throws(StateFileDefect) -> [UInt8] {
         switch file {
-        case .destination:
-            let record = state.destination.map(PlaceRecord.init)
-            if let record { _ = try record.validated(field: "destination") }
-            return try serialize(DestinationDocument(version: currentVersion, value: record))
+        case .target:
+            let document = TargetDocument(
+                version: currentVersion, destination: state.destination.map(PlaceRecord.init), route: state.route.map(RouteRecord.init))
+            _ = try document.validated()
+            return try serialize(document)
         case .recent:
             let records = state.recent.map(PlaceRecord.init)
             for (index, record) in records.enumerated() { _ = try record.validated(field: "recent[\(index)]") }
@@ -33,10 +34,6 @@ enum StateFileCoding {
             let record = state.calibration.map(CalibrationRecord.init)
             if let record { _ = try record.validated() }
             return try serialize(CalibrationDocument(version: currentVersion, value: record))
-        case .route:
-            let record = state.route.map(RouteRecord.init)
-            if let record { _ = try record.validated() }
-            return try serialize(RouteDocument(version: currentVersion, value: record))
         case .places:
             let document = PlacesDocument(version: currentVersion, places: state.places.map(PlaceRecord.init))
             _ = try document.validated()
@@ -49,8 +46,8 @@ enum StateFileCoding {
     /// - Throws: What is wrong with the file; `state` is then unchanged.
     static func decode(_ file: StateFile, _ bytes: [UInt8], into state: inout PersistentState) throws(StateFileDefect) {
         switch file {
-        case .destination:
-            state.destination = try decode(DestinationDocument.self, from: bytes).value?.validated(field: "destination")
+        case .target:
+            (state.destination, state.route) = try decode(TargetDocument.self, from: bytes).validated()
         case .recent:
             let document = try decode(RecentDocument.self, from: bytes)
             var destinations: [SavedDestination] = []
@@ -62,10 +59,20 @@ enum StateFileCoding {
             state.muted = try decode(MuteDocument.self, from: bytes).muted
         case .calibration:
             state.calibration = try decode(CalibrationDocument.self, from: bytes).value?.validated()
-        case .route:
-            state.route = try decode(RouteDocument.self, from: bytes).value?.validated()
         case .places:
             state.places = try decode(PlacesDocument.self, from: bytes).validated()
+        }
+    }
+
+    /// Reads one of the files ``StateFile/target`` replaced (``StateFile/legacyFileNames``)
+    /// into its item of `state`.
+    /// - Throws: What is wrong with the file; `state` is then unchanged.
+    static func decodeLegacy(_ name: String, _ bytes: [UInt8], into state: inout PersistentState) throws(StateFileDefect) {
+        switch name {
+        case StateFile.legacyDestinationFileName:
+            state.destination = try decode(DestinationDocument.self, from: bytes).value?.validated(field: "destination")
+        default:
+            state.route = try decode(RouteDocument.self, from: bytes).value?.validated()
         }
     }
 
@@ -205,7 +212,7 @@ private protocol NullableField {
     static var name: String { get }
 }
 
-/// `destination.json`'s field.
+/// The legacy `destination.json`'s field.
 private enum DestinationField: NullableField {
     typealias Value = PlaceRecord
     static let name = "destination"
@@ -242,7 +249,7 @@ private struct NullableDocument<Field: NullableField>: Codable {
     }
 }
 
-/// `route.json`'s field.
+/// The legacy `route.json`'s field.
 private enum RouteField: NullableField {
     typealias Value = RouteRecord
     static let name = "route"
@@ -251,6 +258,47 @@ private enum RouteField: NullableField {
 private typealias RouteDocument = NullableDocument<RouteField>
 private typealias DestinationDocument = NullableDocument<DestinationField>
 private typealias CalibrationDocument = NullableDocument<CalibrationField>
+
+/// `{"version":1,"destination":{…},"route":null}`, `{"version":1,"destination":null,"route":{…}}`
+/// or both null: both keys must be there, so that a truncated object is not mistaken for "none".
+private struct TargetDocument: Codable {
+    var version: Int
+    var destination: PlaceRecord?
+    var route: RouteRecord?
+
+    private enum CodingKeys: String, CodingKey {
+        case version, destination, route
+    }
+
+    init(version: Int, destination: PlaceRecord?, route: RouteRecord?) {
+        self.version = version
+        self.destination = destination
+        self.route = route
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        destination = try container.decode(PlaceRecord?.self, forKey: .destination)
+        route = try container.decode(RouteRecord?.self, forKey: .route)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(route, forKey: .route)
+    }
+
+    /// The target: at most one of the two (a route's destination is its current waypoint, which
+    /// the route itself holds).
+    func validated() throws(StateFileDefect) -> (SavedDestination?, SavedRoute?) {
+        if destination != nil, route != nil {
+            throw .invalidValue(field: "destination", reason: "a target is a destination or a route, not both")
+        }
+        return (try destination?.validated(field: "destination"), try route?.validated())
+    }
+}
 
 /// `{"version":1,"recent":[{…},…]}`, newest first.
 private struct RecentDocument: Codable {

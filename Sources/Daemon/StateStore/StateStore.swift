@@ -7,8 +7,11 @@ import SystemSupport
 /// One file per concern (see ``StateFile``), each an object with a `version`:
 ///
 /// ```
-/// destination.json  {"destination": {"lat": 48.8584, "lon": 2.2945, "name": "Eiffel Tower"}, "version": 1}
-///                   {"destination": null, "version": 1}                       (no destination)
+/// target.json       {"destination": {"lat": 48.8584, "lon": 2.2945, "name": "Eiffel Tower"}, "route": null,
+///                    "version": 1}
+///                   {"destination": null, "route": {"index": 1, "name": "Loop", "waypoints": […]},
+///                    "version": 1}                                      (a route, the leg reached)
+///                   {"destination": null, "route": null, "version": 1}  (no target)
 /// recent.json       {"recent": [{"lat": …, "lon": …, "name": …}, …], "version": 1}   newest first, ≤ 5
 /// mute.json         {"muted": true, "version": 1}
 /// calibration.json  {"calibration": {"createdAt": "2026-05-01T12:00:00.000Z",
@@ -130,11 +133,26 @@ public final class StateStore: Sendable {
             var report = LoadReport()
             var state = PersistentState.initial
             for file in StateFile.allCases {
-                guard let bytes = loadBytes(file, report: &report) else { continue }
-                do throws(StateFileDefect) {
-                    try StateFileCoding.decode(file, bytes, into: &state)
-                } catch {
-                    setAside(file, defect: error, report: &report)
+                removeLeftover(file, report: &report)
+                switch loadBytes(file.fileName, maximumBytes: file.maximumBytes, report: &report) {
+                case .loaded(let bytes):
+                    do throws(StateFileDefect) {
+                        try StateFileCoding.decode(file, bytes, into: &state)
+                    } catch {
+                        setAside(file.fileName, defect: error, report: &report)
+                    }
+                case .missing:
+                    // An earlier build's files, until this one is first saved.
+                    for name in file.legacyFileNames {
+                        guard case .loaded(let bytes) = loadBytes(name, maximumBytes: file.maximumBytes, report: &report) else { continue }
+                        do throws(StateFileDefect) {
+                            try StateFileCoding.decodeLegacy(name, bytes, into: &state)
+                        } catch {
+                            setAside(name, defect: error, report: &report)
+                        }
+                    }
+                case .unusable:
+                    break
                 }
             }
             // Renames and removals are directory changes; make them stick, or a power cut brings
@@ -150,32 +168,38 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// One file's bytes: nil when the file is missing, unreadable or not a regular file within
-    /// its size (reported).
-    private func loadBytes(_ file: StateFile, report: inout LoadReport) -> [UInt8]? {
-        removeLeftover(file, report: &report)
-        let path = path(of: file)
+    /// What reading one file gave.
+    private enum Loaded {
+        case loaded([UInt8])
+        case missing
+        /// Unreadable, or not a regular file within its size (reported, set aside).
+        case unusable
+    }
+
+    /// One file's bytes, by its name in the directory.
+    private func loadBytes(_ name: String, maximumBytes: Int, report: inout LoadReport) -> Loaded {
+        let path = join(name)
         do throws(FileReadError) {
             // Not following links: the state directory is ours, and a link planted in it must
             // not point the daemon at a file elsewhere.
-            return try fileSystem.contents(ofRegularFile: path, maximumBytes: file.maximumBytes, followingLinks: false)
+            return .loaded(try fileSystem.contents(ofRegularFile: path, maximumBytes: maximumBytes, followingLinks: false))
         } catch {
             switch error {
-            case .missing: break
+            case .missing: return .missing
             case .failed(let error): report.entries.append(.unreadable(path: path, error))
-            case .symbolicLink: setAside(file, defect: .symbolicLink, report: &report)
-            case .notRegularFile(let kind): setAside(file, defect: .notRegularFile(kind), report: &report)
-            case .tooLarge(let limit): setAside(file, defect: .tooLarge(limitBytes: limit), report: &report)
+            case .symbolicLink: setAside(name, defect: .symbolicLink, report: &report)
+            case .notRegularFile(let kind): setAside(name, defect: .notRegularFile(kind), report: &report)
+            case .tooLarge(let limit): setAside(name, defect: .tooLarge(limitBytes: limit), report: &report)
             }
-            return nil
+            return .unusable
         }
     }
 
     /// Moves a damaged file to `<name>.corrupt`, replacing the older damaged copy: the newest
     /// one is the one worth looking at.
-    private func setAside(_ file: StateFile, defect: StateFileDefect, report: inout LoadReport) {
-        let path = path(of: file)
-        let corruptPath = corruptPath(of: file)
+    private func setAside(_ name: String, defect: StateFileDefect, report: inout LoadReport) {
+        let path = join(name)
+        let corruptPath = join(name + StateFile.corruptSuffix)
         do throws(Errno) {
             try fileSystem.rename(path, to: corruptPath)
             report.entries.append(.setAside(path: path, corruptPath: corruptPath, defect: defect))
@@ -221,24 +245,49 @@ public final class StateStore: Sendable {
             do throws(StateStoreError) {
                 try replace(file, with: bytes)
             } catch {
-                // A file that would hold its default (no route, no destination) is the same as
-                // no file: removing it needs no space and no temporary file, so a route dropped
-                // when its file cannot be replaced does not come back after a restart.
+                // A file that would hold its default (no target, no places) is the same as no
+                // file: removing it needs no space and no temporary file, so a target cleared
+                // when its file cannot be replaced does not come back after a restart. The file
+                // holds its whole item, so no other file is left half-changed.
                 guard case .saveFailed = error, let defaultBytes = try? StateFileCoding.encode(file, from: .initial),
                     bytes == defaultBytes, (try? removeToDefault(file)) != nil
                 else { throw error }
+                return
+            }
+            // Saved: the files it replaced would only mislead a later load, or an older build.
+            do throws(Errno) {
+                if try removeLegacy(of: file) { try syncDirectory() }
+            } catch {
+                throw .notDurable(path: path(of: file), directory: directory, error)
             }
         }
     }
 
-    /// Removes a file, so that it loads as its default; nothing to remove is fine.
+    /// Removes a file and those it replaced, so that it loads as its default; nothing to remove
+    /// is fine.
     private func removeToDefault(_ file: StateFile) throws(Errno) {
+        var removed = try removeLegacy(of: file)
         do throws(Errno) {
             try fileSystem.removeFile(path(of: file))
+            removed = true
         } catch where error == .noSuchFileOrDirectory {
-            return
+            // Not there: it loads as its default already.
         }
-        try syncDirectory()
+        if removed { try syncDirectory() }
+    }
+
+    /// Removes the files `file` replaced (``StateFile/legacyFileNames``); whether any was there.
+    private func removeLegacy(of file: StateFile) throws(Errno) -> Bool {
+        var removed = false
+        for name in file.legacyFileNames {
+            do throws(Errno) {
+                try fileSystem.removeFile(join(name))
+                removed = true
+            } catch where error == .noSuchFileOrDirectory {
+                // Not there: nothing to remove.
+            }
+        }
+        return removed
     }
 
     /// Replaces a file atomically: temporary file, write, fsync, close, rename, directory fsync.
