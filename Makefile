@@ -51,9 +51,11 @@ all: build
 deps:
 	@scripts/deps.sh
 
-## build: debug build of every target
+## build: debug build of every target; a file importing a target its own does not depend on is an
+## error (the layers in ARCHITECTURE.md, e.g. Core never reaching SystemSupport, hold by it)
+BUILD_CHECKS  = --explicit-target-dependency-import-check=error
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_CHECKS)
 
 ## test: build everything and run every test (CI runs this with CI=true), in about ten minutes on
 ## two cores from a warm build: the unit tests in parallel, the fuzz corpus replayed, then the
@@ -62,7 +64,7 @@ build: deps
 TEST_BUNDLE   = $(DEBUG_BIN)/waypointdPackageTests.xctest
 END_TO_END    = WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests
 test: build
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(BUILD_CHECKS)
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip '$(END_TO_END)'
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) scripts/test-end-to-end.sh $(TEST_BUNDLE)
 
@@ -78,7 +80,7 @@ soak: build
 ## package-test: the Debian package built, linted, installed, upgraded, removed and purged in a
 ## debootstrapped Debian 12 under its own systemd (a few minutes; the root is cached)
 package-test: build
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(BUILD_CHECKS)
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --no-parallel --filter 'PackageTests'
 
 ## fuzz: the libFuzzer targets (JSON, requests, coordinates, config, recordings, GPX), each for

@@ -48,26 +48,36 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "Geomagnetism"),
         .target(name: "Heading", dependencies: ["Geodesy"]),
-        .target(name: "Guidance", dependencies: ["Geodesy", "Geomagnetism", "Heading"]),
+        .target(name: "Guidance", dependencies: ["Geodesy", "Heading"]),
+        // The text every program shares: JSON (read, written, coded) and a place's name.
+        .target(name: "TextFormats"),
+        // The daemon's decisions as one value (DaemonState: events in, effects out) and what it
+        // keeps: no IO, no clock, no SystemSupport; the compiler keeps that wall.
+        .target(
+            name: "Core",
+            dependencies: [
+                "CommandLineSupport", "ControlProtocol", "Geodesy", "Geomagnetism", "Guidance", "Heading",
+                "TextFormats",
+            ]),
 
         // Wire format shared by the daemon and its client.
-        .target(name: "ControlProtocol"),
+        .target(name: "ControlProtocol", dependencies: ["TextFormats"]),
         // Places of the map: folding, kinds, the point standing for a feature (pure).
-        .target(name: "Places", dependencies: ["ControlProtocol"]),
+        .target(name: "Places", dependencies: ["TextFormats"]),
         // Locations from what phones share (links, geo:, plus codes): pure, offline.
-        .target(name: "LocationIntake", dependencies: ["Geodesy", "ControlProtocol"]),
+        .target(name: "LocationIntake", dependencies: ["Geodesy", "TextFormats"]),
         // A blocking client of the control socket: waypointctl, and waypointd motor-off asking
         // a running daemon.
-        .target(name: "DaemonClient", dependencies: ["ControlProtocol", "SystemSupport"]),
+        .target(name: "DaemonClient", dependencies: ["ControlProtocol", "SystemSupport", "TextFormats"]),
 
         // What both clients of the daemon share: how numbers read, GPX routes in, the trail out.
-        .target(name: "ClientSupport", dependencies: ["ControlProtocol", "Geodesy", "GPX", "Guidance"]),
+        .target(name: "ClientSupport", dependencies: ["ControlProtocol", "Geodesy", "GPX", "Guidance", "TextFormats"]),
         // The phone companion: HTTP, sessions, events, the page's API (waypoint-web).
         .target(
             name: "WebCompanion",
             dependencies: [
-                "CMicroHTTPD", "CQREncode", "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy",
-                "GPX", "LocationIntake", "PlaceIndex", "SystemSupport",
+                "ClientSupport", "CMicroHTTPD", "CommandLineSupport", "ControlProtocol", "CQREncode", "DaemonClient",
+                "Geodesy", "GPX", "LocationIntake", "PlaceIndex", "SystemSupport", "TextFormats",
             ]),
 
         // The one command-line reader and exit status of both programs (pure).
@@ -79,7 +89,10 @@ let package = Package(
         // The offline place index: import from an OSM extract with osmium, search, where am I.
         .target(
             name: "PlaceIndex",
-            dependencies: ["CSQLite", "Places", "Geodesy", "CommandLineSupport", "ControlProtocol", "SystemSupport"]),
+            dependencies: [
+                "CommandLineSupport", "ControlProtocol", "CSQLite", "Geodesy", "Places", "SystemSupport",
+                "TextFormats",
+            ]),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
@@ -89,8 +102,8 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "CommandLineSupport", "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
-                "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation", "PlaceIndex",
+                "CommandLineSupport", "Core", "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
+                "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation", "PlaceIndex", "TextFormats",
             ]),
 
         // Programs.
@@ -104,57 +117,90 @@ let package = Package(
         .executableTarget(
             name: "waypointctl",
             dependencies: [
-                "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism", "GPX",
-                "Guidance", "LocationIntake", "SystemSupport",
+                "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism",
+                "GPX", "Guidance", "LocationIntake", "SystemSupport", "TextFormats",
             ],
             linkerSettings: releaseLinking),
         .executableTarget(
             name: "waypoint-web",
-            dependencies: ["CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "SystemSupport", "WebCompanion"],
+            dependencies: [
+                "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "SystemSupport", "TextFormats",
+                "WebCompanion",
+            ],
             linkerSettings: releaseLinking),
         .executableTarget(
             name: "waypoint-bench",
             dependencies: [
-                "ControlProtocol", "Daemon", "Geodesy", "Geomagnetism", "GPX", "Heading", "Guidance", "Haptics",
-                "LocationIntake", "Simulation", "SystemSupport",
+                "ControlProtocol", "Core", "Daemon", "Geodesy", "Geomagnetism", "GPX", "Guidance", "Haptics",
+                "Heading", "IMU", "LocationIntake", "Simulation", "SystemSupport",
             ]),
 
         // Shared test helpers; only test targets may depend on this.
-        .target(name: "TestSupport", dependencies: ["ControlProtocol", "Geodesy", "Geomagnetism", "Haptics", "Simulation"]),
+        .target(name: "TestSupport", dependencies: [
+            "ControlProtocol", "Geodesy", "Geomagnetism", "Haptics", "Heading", "Simulation", "TextFormats",
+        ]),
 
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "TextFormatsTests", dependencies: ["ControlProtocol", "TestSupport", "TextFormats"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "TestSupport", "TextFormats"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places"]),
+        // The core's decisions, read back as the wire would carry them (Daemon's DaemonReplies).
+        .testTarget(
+            name: "CoreTests",
+            dependencies: [
+                "ControlProtocol", "Core", "Daemon", "Geodesy", "Geomagnetism", "Guidance", "Haptics", "Heading",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], exclude: ["Data"]),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
-        .testTarget(name: "PlaceIndexTests", dependencies: ["PlaceIndex", "Places", "Geodesy", "TestSupport"], exclude: ["Data"]),
-        .testTarget(name: "LocationIntakeTests", dependencies: ["LocationIntake", "Geodesy", "ControlProtocol"]),
+        .testTarget(name: "PlaceIndexTests", dependencies: [
+            "ControlProtocol", "Geodesy", "PlaceIndex", "Places", "TestSupport", "TextFormats",
+        ], exclude: ["Data"]),
+        .testTarget(name: "LocationIntakeTests", dependencies: [
+            "ControlProtocol", "Geodesy", "LocationIntake", "TextFormats",
+        ]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
-        .testTarget(name: "HeadingTests", dependencies: ["Heading", "Geomagnetism", "Simulation", "TestSupport"]),
-        .testTarget(name: "IMUTests", dependencies: ["IMU", "Simulation", "Heading", "Geodesy", "GPSClient", "TestSupport"]),
-        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Simulation", "TestSupport"]),
+        .testTarget(name: "HeadingTests", dependencies: [
+            "Geodesy", "Geomagnetism", "Heading", "Simulation", "TestSupport",
+        ]),
+        .testTarget(name: "IMUTests", dependencies: [
+            "Geodesy", "GPSClient", "Heading", "IMU", "Simulation", "SystemSupport", "TestSupport",
+        ]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Geodesy", "Guidance", "Heading", "Simulation", "TestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "CommandLineSupport", "ControlProtocol", "Daemon", "Geodesy", "GPSClient", "Guidance", "Haptics", "Heading", "IMU", "Simulation",
-                "SystemSupport", "TestSupport",
+                "CommandLineSupport", "ControlProtocol", "Core", "Daemon", "Geodesy", "GPSClient", "Guidance",
+                "Haptics", "Heading", "IMU", "Simulation", "SystemSupport", "TestSupport", "TextFormats",
             ]),
-        .testTarget(name: "WaypointdTests", dependencies: ["TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "WaypointdTests", dependencies: [
+            "Geodesy", "Heading", "Simulation", "TestSupport",
+        ], exclude: ["Data"]),
         .testTarget(
             name: "WaypointctlTests",
-            dependencies: ["ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "GPX", "Guidance", "TestSupport", "waypointctl"]),
+            dependencies: [
+                "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "GPX", "Guidance",
+                "TestSupport", "TextFormats", "waypointctl",
+            ]),
         .testTarget(
-            name: "WebTests", dependencies: ["WebCompanion", "ControlProtocol", "DaemonClient", "PlaceIndex", "SystemSupport", "TestSupport"],
+            name: "WebTests", dependencies: [
+                "WebCompanion", "ControlProtocol", "DaemonClient", "PlaceIndex", "SystemSupport", "TestSupport",
+            ],
             exclude: ["Scripts"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport", "ControlProtocol"]),
 
         // The fuzz targets' properties, a library so that make test replays the kept corpus
         // through them (FuzzCorpusTests) and make fuzz runs them under libFuzzer.
         .target(
-            name: "FuzzTargets", dependencies: ["ControlProtocol", "Daemon", "Geodesy", "GPX", "LocationIntake", "SystemSupport", "WebCompanion"],
+            name: "FuzzTargets", dependencies: [
+                "ControlProtocol", "Core", "Daemon", "Geodesy", "GPX", "LocationIntake", "SystemSupport",
+                "TextFormats", "WebCompanion",
+            ],
             path: "Fuzz/Targets"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ]

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import ControlProtocol
 import SystemSupport
+import TextFormats
 import WebCompanion
 
 /// The companion's router under any request (`FuzzTarget.companion`), against a scripted

@@ -1,8 +1,10 @@
 import ControlProtocol
+import Core
 import Daemon
 import GPX
 import Geodesy
 import LocationIntake
+import TextFormats
 
 /// The libFuzzer targets: one binary (`Fuzz/Sources`), the target chosen by
 /// `WAYPOINT_FUZZ_TARGET`, so that one instrumented build serves them all; `make fuzz` builds it

@@ -2,6 +2,7 @@ import ControlProtocol
 import GPX
 import Geodesy
 import Guidance
+import TextFormats
 
 /// A GPX file as a route for the daemon (`route load`): its first route (`rte`), else its
 /// first track simplified to waypoints (``TrackSimplifier``), else its waypoints (`wpt`) in

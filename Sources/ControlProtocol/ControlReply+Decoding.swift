@@ -1,3 +1,4 @@
+import TextFormats
 extension ControlReply {
     /// Reads one line the daemon sent, without its newline: what a client does with each line
     /// ``LineFramer`` gives it. Fields this version does not know are ignored, and `null` (or an

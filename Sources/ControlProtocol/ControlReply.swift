@@ -1,3 +1,4 @@
+import TextFormats
 /// A line the daemon sends: the greeting, or the reply to one request.
 public enum ControlReply: Sendable, Hashable {
     /// `{"class":"VERSION","release":…,"proto":…}`, sent once on connect.

@@ -1,3 +1,4 @@
+import TextFormats
 /// A request line from a client, checked. Every request is a JSON object with a `"cmd"`
 /// string; unknown fields are ignored, so newer clients can talk to older daemons.
 ///

@@ -1,5 +1,6 @@
 import ControlProtocol
 import SystemSupport
+import TextFormats
 
 /// Why talking to the daemon failed, below the level of its answers. Every case names the
 /// socket path, because "which daemon?" is the first question when it fails.

@@ -1,5 +1,5 @@
-import ControlProtocol
 import Geodesy
+import TextFormats
 
 /// What one link (or `geo:` URI) says about a place, gathered value by value, then settled
 /// into one ``Location`` or the reason there is none.

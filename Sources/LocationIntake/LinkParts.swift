@@ -1,4 +1,4 @@
-import ControlProtocol
+import TextFormats
 
 /// A web link taken apart: host, path segments, query and fragment, each percent-decoded.
 ///
@@ -83,8 +83,8 @@ struct LinkParts {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = JSONParser.hexDigitValue(bytes[index + 1]),
-                let low = JSONParser.hexDigitValue(bytes[index + 2])
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = HexDigit.value(bytes[index + 1]),
+                let low = HexDigit.value(bytes[index + 2])
             {
                 result.append(high << 4 | low)
                 index += 3

@@ -1,5 +1,5 @@
-import ControlProtocol
 import Geodesy
+import TextFormats
 
 /// Reads a location from what people type and phones share: coordinates in any form
 /// `Coordinate(parsing:)` reads, `geo:` URIs (RFC 5870, and Android's `geo:0,0?q=LAT,LON(Label)`),

@@ -3,6 +3,7 @@ import Places
 import SystemSupport
 
 @preconcurrency import Glibc
+import TextFormats
 
 /// `waypointd map import`: builds the place index from an OpenStreetMap extract with
 /// Debian's `osmium` (`export -f geojsonseq`, streamed; only the objects with a name, an

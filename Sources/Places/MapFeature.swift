@@ -1,4 +1,4 @@
-import ControlProtocol
+import TextFormats
 
 /// What the place index keeps of one OpenStreetMap object, read from a GeoJSON feature as
 /// `osmium export -f geojsonseq` writes it: its names, its kind, its address, the point that

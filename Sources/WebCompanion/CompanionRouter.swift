@@ -4,6 +4,7 @@ import GPX
 import Geodesy
 import LocationIntake
 import Synchronization
+import TextFormats
 
 /// Every request of the companion, answered: the checks first (``RequestGuard``, a session),
 /// then the page's files, pairing, and the API, which relays to the daemon through the one

@@ -2,6 +2,7 @@
 import ControlProtocol
 import DaemonClient
 import SystemSupport
+import TextFormats
 
 /// The daemon's state as Server-Sent Events for every open page, from one `watch` on the
 /// control socket however many pages listen: a thread of its own watches while at least one

@@ -1,4 +1,5 @@
 import ControlProtocol
+import TextFormats
 
 /// One HTTP response: a status, its headers and a body given whole or streamed.
 public struct HTTPResponse: Sendable {

@@ -2,6 +2,7 @@
 import ControlProtocol
 import Synchronization
 import SystemSupport
+import TextFormats
 
 /// The phones and scripts that may use the companion, kept as files in the state directory so
 /// that `waypoint-web pair`, `token`, `sessions` and `revoke` (other processes) and the server

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import Core
 import Daemon
 import Heading
 import SystemSupport

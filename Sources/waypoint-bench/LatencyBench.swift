@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import ControlProtocol
+import Core
 import Daemon
 import Geodesy
 import Guidance

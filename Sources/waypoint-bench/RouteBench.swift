@@ -1,11 +1,12 @@
 @preconcurrency import Glibc
 import ControlProtocol
+import Core
 import Daemon
 import GPX
 import Geodesy
 import Guidance
-import Heading
 import Haptics
+import Heading
 import Simulation
 import SystemSupport
 

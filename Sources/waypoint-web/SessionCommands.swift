@@ -3,6 +3,7 @@ import CommandLineSupport
 import ControlProtocol
 import Geodesy
 import SystemSupport
+import TextFormats
 import WebCompanion
 
 /// `pair`, `token`, `sessions`, `revoke`: the session book in the state directory, written

@@ -6,6 +6,7 @@ import GPX
 import Geodesy
 import LocationIntake
 import SystemSupport
+import TextFormats
 
 extension DaemonCommand {
     /// Talks to the daemon, prints the outcome for people, and says how the program should end.

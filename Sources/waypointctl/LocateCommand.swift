@@ -4,6 +4,7 @@ import ControlProtocol
 import DaemonClient
 import Geodesy
 import LocationIntake
+import TextFormats
 
 /// `waypointctl locate PLACE`: what a place's text means, offline; the daemon is asked only
 /// for its fix, to complete a short plus code given without `--near`.

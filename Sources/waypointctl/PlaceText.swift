@@ -3,6 +3,7 @@ import ControlProtocol
 import DaemonClient
 import Geodesy
 import LocationIntake
+import TextFormats
 
 /// A place typed on the command line, in any form ``LocationParser`` reads (coordinates,
 /// `geo:`, map links, plus codes, a shared message holding one), and where a short plus code

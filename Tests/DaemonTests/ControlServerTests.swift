@@ -3,6 +3,7 @@ import Daemon
 import Foundation
 import Geodesy
 @preconcurrency import Glibc
+import Core
 import Synchronization
 import SystemSupport
 import Testing

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Core
 import Daemon
 import Foundation
 import Geodesy
@@ -56,7 +57,7 @@ struct DaemonCoreTests {
         /// given to the core one second after the last.
         func walk(north: Double, second: Int) {
             clock.advance(by: .seconds(1))
-            var fix = DaemonStateTests.fix(DaemonStateRouteTests.point(0, north))
+            var fix = ParisGrid.fix(ParisGrid.point(0, north))
             fix.time = UTCTime(seconds: 1_782_950_400 + Int64(second))
             core.fix(fix)
         }
@@ -69,11 +70,11 @@ struct DaemonCoreTests {
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
         // Due north, 2 km: the zone is the default 20°.
-        let far = DaemonStateRouteTests.point(0, 2000)
+        let far = ParisGrid.point(0, 2000)
         _ = await rig.reply(.go(latitude: far.latitudeDegrees, longitude: far.longitudeDegrees, name: nil))
         var physics = SensorPhysics(
-            latitudeDegrees: DaemonStateRouteTests.origin.latitudeDegrees,
-            longitudeDegrees: DaemonStateRouteTests.origin.longitudeDegrees, decimalYear: 2026.5, seed: 4)
+            latitudeDegrees: ParisGrid.origin.latitudeDegrees,
+            longitudeDegrees: ParisGrid.origin.longitudeDegrees, decimalYear: 2026.5, seed: 4)
         // Without a gyroscope (the tilt-compensated compass follows a heading set at once); the
         // last sample of each with the turn rate a gyroscope would report.
         func face(_ yaw: Double, turning rate: Double) {
@@ -100,7 +101,7 @@ struct DaemonCoreTests {
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
         let waypoints = [40.0, 80, 120].map { north in
-            let point = DaemonStateRouteTests.point(0, north)
+            let point = ParisGrid.point(0, north)
             return DestinationReport(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees, name: "N\(Int(north))")
         }
         guard case .route(let loaded?) = await rig.reply(.route(.load(name: "North", waypoints: waypoints))) else {
@@ -153,7 +154,7 @@ struct DaemonCoreTests {
         #expect(shown.count == back.count)
         let last = try #require(await Self.lastWaypoint(of: rig))
         #expect(last.name == "start of the trail")
-        #expect(abs(last.latitude - DaemonStateRouteTests.point(0, 0).latitudeDegrees) * 111_200 < 6, "back ends where the walk began")
+        #expect(abs(last.latitude - ParisGrid.point(0, 0).latitudeDegrees) * 111_200 < 6, "back ends where the walk began")
         // A cursor from before a clear is refused, not misread.
         #expect(await rig.reply(.track(.clear)) == .ok)
         let stale = await rig.reply(.track(.export(since: nil, until: nil, cursor: "0:10")))
@@ -167,7 +168,7 @@ struct DaemonCoreTests {
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
         // 40 s of walking before any destination: not part of the way back.
         for second in 0..<40 { rig.walk(north: Double(second) * 1.4, second: second) }
-        let far = DaemonStateRouteTests.point(0, 2000)
+        let far = ParisGrid.point(0, 2000)
         #expect(await rig.reply(.go(latitude: far.latitudeDegrees, longitude: far.longitudeDegrees, name: "far")) == .ok)
         for second in 40..<150 { rig.walk(north: Double(second) * 1.4, second: second) }
         rig.core.stop()
@@ -184,7 +185,7 @@ struct DaemonCoreTests {
         #expect(last.name == "start of the trail")
         // Where guidance started: 39 × 1.4 m north (the last fix before go), not the start of
         // the walk and not where the daemon restarted.
-        let metersNorth = (last.latitude - DaemonStateRouteTests.point(0, 0).latitudeDegrees) * 111_200
+        let metersNorth = (last.latitude - ParisGrid.point(0, 0).latitudeDegrees) * 111_200
         #expect(abs(metersNorth - 39 * 1.4) < 6, "back ends \(metersNorth) m north")
 
         // Guidance started, and no fix since: said so.
@@ -201,7 +202,7 @@ struct DaemonCoreTests {
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
         let waypoints = [40.0, 80].map { north in
-            let point = DaemonStateRouteTests.point(0, north)
+            let point = ParisGrid.point(0, north)
             return DestinationReport(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees, name: "N\(Int(north))")
         }
         guard case .route = await rig.reply(.route(.load(name: "North", waypoints: waypoints))) else {
@@ -211,7 +212,7 @@ struct DaemonCoreTests {
         // recent.json can no longer be replaced (its temporary file's name is taken by a
         // directory): the new target is saved, and the reply says what was not.
         try FileManager.default.createDirectory(atPath: rig.directory + "/recent.json.tmp", withIntermediateDirectories: false)
-        let bakery = DaemonStateRouteTests.point(30, 0)
+        let bakery = ParisGrid.point(30, 0)
         let reply = await rig.reply(.go(latitude: bakery.latitudeDegrees, longitude: bakery.longitudeDegrees, name: "bakery"))
         guard case .error(let error) = reply else {
             Issue.record("go answered \(reply), not the recent list's failure")

@@ -6,6 +6,8 @@ import TestSupport
 import Testing
 
 @testable import Daemon
+import Core
+import TextFormats
 
 /// What decoding gave: the value, or the error reduced to what messages are made from (the case,
 /// the type and the coding path, indices as `[n]`).

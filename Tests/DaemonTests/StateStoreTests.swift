@@ -2,6 +2,7 @@ import Daemon
 import Foundation
 import Geodesy
 @preconcurrency import Glibc
+import Core
 import Heading
 import Synchronization
 import SystemSupport

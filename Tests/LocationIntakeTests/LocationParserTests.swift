@@ -2,6 +2,7 @@ import ControlProtocol
 import Geodesy
 @testable import LocationIntake
 import Testing
+import TextFormats
 
 /// Every form a phone shares, one table per service. The links are written from each
 /// service's documented URL scheme (Google's "Maps URLs", Apple's "Map Links", the OpenStreetMap

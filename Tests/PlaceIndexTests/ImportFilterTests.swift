@@ -3,6 +3,7 @@ import Testing
 
 @testable import PlaceIndex
 @testable import Places
+import TextFormats
 
 /// The import skips a GeoJSON line unparsed unless it may hold a feature the index keeps
 /// (`MapImport.mayKeep`). Whatever `MapFeature` keeps must get through: each way it keeps a

@@ -1,14 +1,15 @@
-import CommandLineSupport
 import ClientSupport
+import CommandLineSupport
 import ControlProtocol
 import Foundation
 import GPX
 import Geodesy
 import Guidance
-import Testing
 import TestSupport
+import Testing
 
 @testable import waypointctl
+import TextFormats
 
 /// `route load`'s reading of GPX files (real ones gpsbabel writes from a receiver's log, and
 /// small hand-made ones for each rule) and the command line of routes, places, tracks and back.

@@ -1,3 +1,4 @@
+import Core
 import GPSClient
 import Guidance
 import Haptics

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Core
 import Geodesy
 
 extension ControlError {

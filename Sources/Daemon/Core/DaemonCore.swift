@@ -1,4 +1,5 @@
 import ControlProtocol
+import Core
 import Geodesy
 import Guidance
 import Haptics
@@ -208,7 +209,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
 
     /// The IMU in use and its counters: from the sampling thread, about once a second.
     public func imuInUse(chips: String, statistics: IMUReader.Statistics) {
-        let report = StatusReport.IMU(
+        let report = IMUInUse(
             chips: chips, samples: statistics.samples, transferErrors: statistics.transferErrors,
             faults: statistics.faultedPolls, restarts: statistics.reinitialisations)
         core.withLock { $0.imuInUse(report) }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Core
 import Geodesy
 import Geomagnetism
 import Guidance
@@ -94,7 +95,7 @@ public enum DaemonReplies {
             haptic: StatusReport.Haptic(
                 intensity: navigator.cue?.intensity, sharpness: navigator.cue?.sharpness, duty: duty, pattern: pattern?.rawValue,
                 zoneDegrees: navigator.course.map { tenths($0.zoneDegrees) }, mode: navigator.settings.rule.mode.rawValue),
-            calibration: state.calibrationState, isMuted: state.isMuted, imu: state.imuProblem == nil ? state.imu : nil,
+            calibration: state.calibrationState, isMuted: state.isMuted, imu: state.imuProblem == nil ? state.imu.map(Self.report) : nil,
             problems: problems, route: route(of: state))
     }
 
@@ -167,5 +168,11 @@ public enum DaemonReplies {
 
     /// A figure as the replies carry it: to a tenth (metres, seconds, degrees), no false
     /// precision on the wire.
+    /// The IMU's counters as `STATUS` carries them.
+    static func report(_ imu: IMUInUse) -> StatusReport.IMU {
+        StatusReport.IMU(
+            chips: imu.chips, samples: imu.samples, transferErrors: imu.transferErrors, faults: imu.faults, restarts: imu.restarts)
+    }
+
     static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }

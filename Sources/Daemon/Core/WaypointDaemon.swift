@@ -1,5 +1,6 @@
 import CommandLineSupport
 @preconcurrency import Glibc
+import Core
 import GPSClient
 import Haptics
 import IMU

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Geodesy
+import TextFormats
 
 /// A fix as one JSON object, the form `waypointd gps` prints and recordings store:
 /// `{"time":"2026-05-01T12:00:00.500Z","mode":3,"lat":…,"lon":…,"altHAE":…,"altMSL":…,

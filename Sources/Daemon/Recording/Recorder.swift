@@ -1,8 +1,10 @@
 import ControlProtocol
+import Core
 import Geodesy
 import Heading
 import Synchronization
 import SystemSupport
+import TextFormats
 
 /// Writes the recording format of DESIGN.md §4 (`--record FILE`): one JSON object a line, with
 /// the same times the pipeline saw, so that `waypointd replay` reproduces the run exactly.

@@ -1,4 +1,6 @@
 import ControlProtocol
+import Core
+import TextFormats
 
 /// `waypointd replay FILE`: runs the navigation pipeline over a recording and prints one JSON
 /// object per IMU sample: `{"t","state","heading","bearing","distance","error","intensity","sharpness",

@@ -1,6 +1,8 @@
 import ControlProtocol
+import Core
 import Geodesy
 import Heading
+import TextFormats
 
 /// The JSON form of each state file and the checks on what is read back.
 ///

@@ -2,6 +2,7 @@ import CommandLineSupport
 import ControlProtocol
 import Geodesy
 import LocationIntake
+import TextFormats
 
 extension DaemonCommandEntry {
     /// `go`: guide to a coordinate, a recent destination or a named place.
@@ -29,7 +30,7 @@ extension DaemonCommandEntry {
               waypointctl go V75V+8Q
 
             --name NAME    what to call it in status and recent (default: the name the link or
-                           geo: label carries): at most \(ControlProtocol.PlaceName.maximumLength) characters,
+                           geo: label carries): at most \(TextFormats.PlaceName.maximumLength) characters,
                            spaces around it trimmed, no control characters
             --near COORDINATE
                            where a short plus code is completed (default: the current fix)

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import ControlProtocol
+import TextFormats
 
 /// One row of waypointctl's command table: a command that asks the daemon, with everything about
 /// it in one place: its lines in the overview, its help, its options and how its arguments

@@ -1,3 +1,4 @@
+import Core
 import Daemon
 import Foundation
 import Geodesy

@@ -97,7 +97,7 @@ public struct DaemonState: Sendable {
     /// Why no IMU can be read, while none can.
     public private(set) var imuProblem: String?
     /// The IMU in use and its counters.
-    public private(set) var imu: StatusReport.IMU?
+    public private(set) var imu: IMUInUse?
     /// Since when (the core's seconds) the IMU in use has not answered: its last good read,
     /// while every read since has failed; nil while it answers.
     public private(set) var imuSilentSinceSeconds: Double?
@@ -218,7 +218,7 @@ public struct DaemonState: Sendable {
     }
 
     /// The IMU in use, with its counters.
-    public mutating func imuInUse(_ report: StatusReport.IMU) {
+    public mutating func imuInUse(_ report: IMUInUse) {
         imuProblem = nil
         imu = report
     }

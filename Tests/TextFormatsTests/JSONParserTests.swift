@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import TestSupport
 import Testing
+import TextFormats
 
 /// The parser's message for `text`, or nil when it parses.
 private func parseError(_ text: String) -> String? { parseError(Array(text.utf8)) }

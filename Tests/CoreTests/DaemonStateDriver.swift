@@ -1,4 +1,5 @@
 import ControlProtocol
+import Core
 import Daemon
 import Geodesy
 import Guidance

@@ -182,7 +182,7 @@ package struct JSONParser {
         for _ in 0..<4 {
             index += 1
             let byte = try current()
-            guard let digit = Self.hexDigitValue(byte) else {
+            guard let digit = HexDigit.value(byte) else {
                 throw unexpected("expected a hex digit of a \\u escape")
             }
             value = value << 4 | UInt16(digit)
@@ -246,17 +246,6 @@ package struct JSONParser {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-
-    /// A hexadecimal digit's value, either case; nil for any other byte. Shared with the
-    /// percent-decoding of links (LocationIntake's `LinkParts`).
-    package static func hexDigitValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     // MARK: - Errors
 

@@ -70,7 +70,7 @@ public struct TrailPoint: Sendable, Hashable {
 
     /// Room kept for a point's line in an append's buffer, bytes: a line is about 55 bytes, and
     /// one with outlandish figures (a 10^15 m elevation) only grows the buffer.
-    static let maximumLineBytes = 128
+    package static let maximumLineBytes = 128
 
     /// Reads a line (without its newline); nil for one that is not a point (a line cut short by
     /// a power cut, say), which the trail skips.

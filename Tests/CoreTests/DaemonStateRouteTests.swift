@@ -1,7 +1,9 @@
 import ControlProtocol
+import Core
 import Daemon
 import Geodesy
 import Guidance
+import TestSupport
 import Testing
 
 /// Routes and places through the daemon's decisions, on manual time (issue 19): what a
@@ -9,16 +11,9 @@ import Testing
 /// daemon on `--simulate`.
 @Suite("The daemon core: routes and places")
 struct DaemonStateRouteTests {
-    static let origin = DaemonStateTests.paris
-    static let metersPerDegreeNorth = 111_200.0
-    static let metersPerDegreeEast = 73_200.0
+    static let origin = ParisGrid.origin
 
-    /// `east` and `north` metres from the origin, roughly (the test measures with geodesics).
-    static func point(_ east: Double, _ north: Double) -> Coordinate {
-        Coordinate(
-            uncheckedLatitudeDegrees: origin.latitudeDegrees + north / metersPerDegreeNorth,
-            longitudeDegrees: origin.longitudeDegrees + east / metersPerDegreeEast)
-    }
+    static func point(_ east: Double, _ north: Double) -> Coordinate { ParisGrid.point(east, north) }
 
     /// Five waypoints 80 m apart, zigzagging.
     static let waypoints = [(0.0, 80.0), (80, 80), (80, 160), (160, 160), (160, 240)].enumerated().map {
@@ -31,11 +26,7 @@ struct DaemonStateRouteTests {
         if case .failure(let error) = reply { error } else { nil }
     }
 
-    static func fix(_ coordinate: Coordinate, eph: Double = 4) -> Fix {
-        var fix = DaemonStateTests.fix(coordinate)
-        fix.horizontalErrorMeters = eph
-        return fix
-    }
+    static func fix(_ coordinate: Coordinate, eph: Double = 4) -> Fix { ParisGrid.fix(coordinate, errorMeters: eph) }
 
     /// Walks from the origin towards whatever the daemon guides to, 1.4 m/s with a fix a
     /// second, wobbling up to `wobble` metres across the way; returns every pattern played and
@@ -49,8 +40,8 @@ struct DaemonStateRouteTests {
         for second in 0..<seconds {
             let at = start + Double(second)
             if let target = state.status(at: at, duty: 0, pattern: nil, motorFault: nil).destination {
-                let targetNorth = (target.latitude - origin.latitudeDegrees) * metersPerDegreeNorth
-                let targetEast = (target.longitude - origin.longitudeDegrees) * metersPerDegreeEast
+                let targetNorth = (target.latitude - origin.latitudeDegrees) * ParisGrid.metersPerDegreeNorth
+                let targetEast = (target.longitude - origin.longitudeDegrees) * ParisGrid.metersPerDegreeEast
                 let (dx, dy) = (targetEast - east, targetNorth - north)
                 let length = max((dx * dx + dy * dy).squareRoot(), 1e-9)
                 let step = min(1.4, length)

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Testing
+import TextFormats
 
 /// Issue 18, item 2: a name can neither repaint a terminal nor split a line, on the way in
 /// (refused by the protocol and the state files) or on the way out (escaped by the client).

@@ -1,25 +1,22 @@
 import ControlProtocol
+import Core
 import Daemon
 import Foundation
 import Geodesy
 import Guidance
 import Heading
+import TestSupport
 import Testing
 
 /// The daemon's decisions on manual time: whole scenarios driven through ``DaemonState``, each
 /// asserting what the daemon would do (patterns, saves, logs), with no process, socket or clock.
 @Suite("The daemon core as a value")
 struct DaemonStateTests {
-    static let paris = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)
+    static let paris = ParisGrid.origin
     /// About 300 m north.
     static let far = Coordinate(uncheckedLatitudeDegrees: 48.8611, longitudeDegrees: 2.2945)
 
-    static func fix(_ coordinate: Coordinate = paris) -> Fix {
-        var fix = Fix(mode: .threeDimensional, time: UTCTime(seconds: 1_782_950_400), coordinate: coordinate)
-        fix.horizontalErrorMeters = 5
-        fix.altitudeMSLMeters = 35
-        return fix
-    }
+    static func fix(_ coordinate: Coordinate = paris) -> Fix { ParisGrid.fix(coordinate) }
 
     /// A level, still device facing magnetic north in Paris's field.
     static let sample = IMUSample(magneticMicrotesla: Vector3(20.8, 0, 43.0), accelerationG: Vector3(0, 0, -1))
@@ -60,7 +57,7 @@ struct DaemonStateTests {
         #expect(warnings.map(\.1) == [.headingUnreliable], "\(warnings)")
         #expect(warnings.first.map { $0.0 >= 4 } == true, "not before settling: \(warnings)")
         // The board answers: the IMU is in status, and the problem is gone.
-        state.imuInUse(StatusReport.IMU(chips: "LSM9DS1", samples: 1, transferErrors: 0, faults: 0, restarts: 0))
+        state.imuInUse(IMUInUse(chips: "LSM9DS1", samples: 1, transferErrors: 0, faults: 0, restarts: 0))
         let found = state.status(at: 5, duty: 0, pattern: nil, motorFault: nil)
         #expect(found.problems.isEmpty)
         #expect(found.imu?.chips == "LSM9DS1")

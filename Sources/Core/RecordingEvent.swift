@@ -1,6 +1,7 @@
 import ControlProtocol
 import Geodesy
 import Heading
+import TextFormats
 
 /// One line of a recording (DESIGN.md §4): JSON Lines, one event a line, `t` in seconds.
 ///

@@ -129,7 +129,7 @@ public struct TrailLog: Sendable {
     }
 
     /// Points room is kept for: two minutes at one fix a second.
-    static let reservedPoints = 128
+    package static let reservedPoints = 128
 
     /// Takes a fix at `seconds` (monotonic).
     /// - Returns: The append to carry out now, when one is due and none is under way.

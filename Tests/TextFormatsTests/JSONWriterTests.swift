@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import TestSupport
 import Testing
+import TextFormats
 
 @Suite("JSON writer: the bytes JSONEncoder wrote")
 struct JSONWriterTests {

@@ -39,7 +39,7 @@ public enum StateFile: String, Sendable, Hashable, CaseIterable, CustomStringCon
     }
 
     /// The destination's own file before ``target``: `{"destination": {…} or null, "version": 1}`.
-    static let legacyDestinationFileName = "destination.json"
+    package static let legacyDestinationFileName = "destination.json"
     /// The route's own file before ``target``: `{"route": {…} or null, "version": 1}`.
     static let legacyRouteFileName = "route.json"
 
@@ -53,7 +53,7 @@ public enum StateFile: String, Sendable, Hashable, CaseIterable, CustomStringCon
     public var corruptFileName: String { rawValue + Self.corruptSuffix }
 
     /// What a damaged file's name gets when it is set aside.
-    static let corruptSuffix = ".corrupt"
+    package static let corruptSuffix = ".corrupt"
 
     public var description: String { rawValue }
 }

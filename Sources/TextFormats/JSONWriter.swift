@@ -149,16 +149,11 @@ package enum JSONWriter {
             case UInt8(ascii: "\t"): output += #"\t"#.utf8
             case 0..<0x20:
                 output += #"\u00"#.utf8
-                output.append(hexDigit(byte >> 4))
-                output.append(hexDigit(byte & 0x0F))
+                output.append(HexDigit.lowercase(byte >> 4))
+                output.append(HexDigit.lowercase(byte & 0x0F))
             default: output.append(byte)
             }
         }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// `0`–`9`, `a`–`f`.
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
