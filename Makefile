@@ -22,7 +22,7 @@ MANDIR        = $(PREFIX)/share/man
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 # The companion's page (waypoint-web finds it at ../share/waypoint-web beside its program).
 PAGEDIR       = $(PREFIX)/share/waypoint-web
-PAGE_FILES    = index.html app.js app.css
+PAGE_FILES    = index.html app.js app.css calibration.js compass.js lists.js map.js page.js words.js
 # The man pages, built into MAN_BUILD by `make man`: waypointd.conf(5) is generated from the
 # shipped config file (scripts/man-conf.sh), the others are mdoc as written.
 MAN_BUILD     = .build/man

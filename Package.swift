@@ -144,6 +144,7 @@ let package = Package(
         .testTarget(name: "TextFormatsTests", dependencies: ["ControlProtocol", "TestSupport", "TextFormats"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "TestSupport", "TextFormats"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
+        .testTarget(name: "ClientSupportTests", dependencies: ["ClientSupport", "Geodesy", "TestSupport"], exclude: ["Data"]),
         // The core's decisions, read back as the wire would carry them (Daemon's DaemonReplies).
         .testTarget(
             name: "CoreTests",

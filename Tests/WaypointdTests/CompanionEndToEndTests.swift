@@ -85,7 +85,8 @@ struct CompanionEndToEndTests {
                 [
                     "--base", companion.base, "--pair-url", try companion.pairingLink(), "--socket", daemon.socket,
                     "--screenshots", screenshots, "--gpx",
-                    TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/route.gpx").path,
+                    TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/route.gpx").path, "--words",
+                    TestData.packageRoot.appendingPathComponent("Tests/ClientSupportTests/Data/words.tsv").path,
                 ])
         else { return }
         #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")

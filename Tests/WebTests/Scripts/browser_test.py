@@ -4,7 +4,7 @@
 Run by the Swift test WebTests against a running `waypointd --simulate` and `waypoint-web`:
 
     browser_test.py --base http://127.0.0.1:PORT --pair-url URL --socket /path/control.sock \
-                    --screenshots DIR --gpx FILE
+                    --screenshots DIR --gpx FILE --words Tests/ClientSupportTests/Data/words.tsv
 
 Prints one line per check, `ok: ...` or `FAIL: ...`, then a summary line, and exits 1 when any
 check failed (a missing module, browser or driver is a failure, never a silent skip).
@@ -425,6 +425,41 @@ class Run:
         ax_names_check(page, "not paired", self.args.screenshots)
         page.collect_console()
 
+    def check_words(self):
+        """(m) The page's words (words.js) read every row of the table waypointctl's are held to."""
+        rows = []
+        with open(self.args.words, encoding="utf-8") as table:
+            for number, line in enumerate(table, 1):
+                fields = line.rstrip("\n").split("\t")
+                if line.startswith("#") or len(fields) != 3:
+                    continue
+                rows.append([number] + fields)
+        if not rows:
+            fail("(m) no rows in %s" % self.args.words)
+            return
+        self.driver.set_script_timeout(WAIT)
+        said = self.driver.execute_async_script(
+            "const [rows, done] = arguments;"
+            "import('/words.js').then((w) => done(rows.map(([line, kind, input]) => {"
+            "  const n = Number(input);"
+            "  switch (kind) {"
+            "    case 'distance': return w.formatDistance(n);"
+            "    case 'compass': return w.compassName(n);"
+            "    case 'whole-degrees': return String(w.wholeDegrees(n));"
+            "    case 'dms': { const [lat, lon] = input.split(',').map(Number); return w.formatDMS(lat, lon); }"
+            "    default: return 'no such kind ' + kind;"
+            "  }"
+            "}))).catch((e) => done('cannot import /words.js: ' + e));",
+            rows)
+        if not isinstance(said, list):
+            fail("(m) %s" % said)
+            return
+        wrong = [(row, text) for row, text in zip(rows, said) if text != row[3]]
+        for (number, kind, given, expected), text in wrong[:10]:
+            fail("(m) words.js, line %d: %s %s reads %r, not %r" % (number, kind, given, text, expected))
+        if not wrong:
+            ok("(m) words.js reads all %d rows of %s as waypointctl does" % (len(rows), os.path.basename(self.args.words)))
+
     def check_pairing(self):
         """(b) The pairing link lands on /, hides the notice and sets an HttpOnly, Strict cookie."""
         page, driver = self.page, self.driver
@@ -798,6 +833,7 @@ def main():
     parser.add_argument("--socket", required=True, help="the daemon's control socket")
     parser.add_argument("--screenshots", required=True, help="the directory for the screenshots")
     parser.add_argument("--gpx", required=True, help="a GPX route to upload")
+    parser.add_argument("--words", required=True, help="the table of words both clients share (words.tsv)")
     args = parser.parse_args()
     os.makedirs(args.screenshots, exist_ok=True)
 
@@ -818,6 +854,7 @@ def main():
         run = Run(args, driver)
         steps = [
             ("(a) not paired", run.check_not_paired, False),
+            ("(m) words", run.check_words, False),
             ("(b) pairing", run.check_pairing, True),
             ("(j) first field", run.check_first_field, False),
             ("(c) compass", run.check_compass_moves, False),
