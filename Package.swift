@@ -190,7 +190,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WebTests", dependencies: [
-                "WebCompanion", "ControlProtocol", "DaemonClient", "PlaceIndex", "SystemSupport", "TestSupport",
+                "WebCompanion", "ControlProtocol", "DaemonClient", "PlaceIndex", "SystemSupport", "TestSupport", "TextFormats",
             ],
             exclude: ["Scripts"]),
         .testTarget(name: "InstallTests", dependencies: ["TestSupport", "ControlProtocol"]),

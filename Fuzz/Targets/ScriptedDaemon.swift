@@ -10,7 +10,7 @@ final class ScriptedDaemon: DaemonLink {
     /// The requests sent since the last call: one input's (a handful), so none is lost.
     func takeSent() -> [ControlRequest] { sentRequests.withLock { sent in defer { sent.removeAll() }; return sent } }
 
-    func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> [UInt8] {
+    func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> ControlReply {
         sentRequests.withLock { $0.append(request) }
         let line: String
         switch request {
@@ -29,6 +29,7 @@ final class ScriptedDaemon: DaemonLink {
         default:
             line = #"{"class":"OK"}"#
         }
-        return Array(line.utf8)
+        // Written here as the daemon writes them; a line that did not read would be this file's mistake.
+        return try! ControlReply(line: Array(line.utf8), printable: true)
     }
 }

@@ -121,6 +121,18 @@ public final class ControlConnection {
         }
     }
 
+    /// Whether something waits to be read that no request asked for (a `timeout` error the
+    /// daemon sends a quiet client before closing it, or the end of the stream): such a
+    /// connection is not one to send a request on. Does not wait.
+    public var hasUnreadInput: Bool {
+        guard pending.isEmpty else { return true }
+        do throws(Errno) {
+            return try socket.waitForInput(timeout: .zero)
+        } catch {
+            return true
+        }
+    }
+
     /// Wakes a ``receive()`` blocked in another thread, which then reports the connection
     /// closed: how a signal source's handler ends `watch`.
     ///

@@ -151,7 +151,7 @@ public final class CompanionRouter: Sendable {
     private func api(_ request: HTTPRequest) -> HTTPResponse {
         if request.bodyTooLarge { return .error(413, "the request's body is larger than the server takes") }
         switch (request.method, request.path) {
-        case ("GET", "/api/status"): return relay(.status)
+        case ("GET", "/api/status"): return relay(.status, change: nil)
         case ("GET", "/api/events"):
             guard let events = parts.events, let stream = events.subscribe() else {
                 return .error(503, "\(EventHub.maximumStreams) pages are following the daemon already; close one")
@@ -162,9 +162,11 @@ public final class CompanionRouter: Sendable {
         case ("POST", "/api/route"): return uploadRoute(request)
         case ("GET", "/api/trail.gpx"): return trail()
         case ("GET", "/api/map"):
-            guard let tiles = parts.tiles else { return .json(200, [("tiles", .string("osm"))]) }
-            return .json(200, [("tiles", .string("local")), ("minzoom", .number(Double(tiles.zoomLevels.lowerBound))),
-                ("maxzoom", .number(Double(tiles.zoomLevels.upperBound)))])
+            guard let tiles = parts.tiles else { return .json(200, .object(["tiles": .string("osm")])) }
+            return .json(200, .object([
+                "tiles": .string("local"), "minzoom": .number(Double(tiles.zoomLevels.lowerBound)),
+                "maxzoom": .number(Double(tiles.zoomLevels.upperBound)),
+            ]))
         case ("GET", let path) where path.hasPrefix("/tiles/"):
             return parts.tiles?.response(for: path) ?? .error(404, "no map tiles are configured (tiles in waypoint-web.conf)")
         default:
@@ -173,25 +175,46 @@ public final class CompanionRouter: Sendable {
     }
 
     /// The daemon's answer to `request`: 200 with its reply, 422 with its `ERROR`, 502 when it
-    /// does not answer.
-    private func relay(_ request: ControlRequest) -> HTTPResponse {
+    /// does not answer. A request that changes something is made through ``changing(_:_:)``.
+    private func relay(_ request: ControlRequest, change: String?) -> HTTPResponse {
         do throws(Refused) {
-            let line = try reply(request).line
-            if !request.isQuestion { announceChange() }
-            return .json(200, line)
+            let answer = request.isQuestion ? try reply(request) : try changing(change) { () throws(Refused) in try reply(request) }
+            return .json(200, Self.value(answer))
         } catch {
             return error.response
         }
     }
 
-    /// After a page changed the daemon's state: the new state to every page at once (the
-    /// watch would bring it within 1/5 s; the wearer's helper hears it now).
-    /// - Returns: that state, decoded.
-    @discardableResult
-    private func announceChange() -> ControlReply? {
-        guard let (reply, line) = try? reply(.status), case .status = reply else { return nil }
-        parts.events?.publish(status: line)
-        return reply
+    /// The id a page gave the change it asks for (`X-Change-Id`): printable ASCII, at most 64
+    /// bytes; nil for none or another.
+    static func changeID(of request: HTTPRequest) -> String? {
+        guard let id = request.header("x-change-id"), (1...64).contains(id.utf8.count),
+            id.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return nil }
+        return id
+    }
+
+    /// Makes a change (`body`: the request or requests that change the daemon's state), then
+    /// sends the state after it to every page at once, marked with the id of the page's
+    /// request (`"change"`) so that the page that asked knows the change for its own; the hub
+    /// holds back the watch's states meanwhile, so no page sees the change unmarked first.
+    /// - Returns: what `body` returned.
+    private func changing<Result>(_ change: String?, _ body: () throws(Refused) -> Result) throws(Refused) -> Result {
+        guard let events = parts.events else { return try body() }
+        return try events.publishingChange { () throws(Refused) -> (Result, JSONValue?) in
+            let result = try body()
+            guard let status = try? reply(.status), case .status = status, case .object(var members) = Self.value(status) else {
+                return (result, nil)
+            }
+            if let change { members["change"] = .string(change) }
+            return (result, .object(members))
+        }
+    }
+
+    /// A reply as a JSON value, to answer with or to build an answer of.
+    static func value(_ reply: ControlReply) -> JSONValue {
+        // The replies' types always encode (a non-finite number is written as null).
+        (try? JSONValueEncoder().encode(reply)) ?? .object(["class": .string("ERROR"), "code": .string("internal")])
     }
 
     /// `POST /api/request`: a control request line, checked here as the daemon checks it, so
@@ -204,10 +227,10 @@ public final class CompanionRouter: Sendable {
         do throws(ControlError) {
             parsed = try ControlRequest(line: request.body)
         } catch {
-            return .json(400, [("class", .string("ERROR")), ("code", .string(error.code.rawValue)), ("message", .string(error.message))])
+            return .json(400, Self.value(.error(error)))
         }
         if case .watch = parsed { return .error(400, "watch is not relayed; follow GET /api/events") }
-        return relay(parsed)
+        return relay(parsed, change: Self.changeID(of: request))
     }
 
     /// A refusal already worded as the answer to the page.
@@ -215,24 +238,17 @@ public final class CompanionRouter: Sendable {
         let response: HTTPResponse
     }
 
-    /// The daemon's reply to `request`, decoded and as sent; its `ERROR` (422) or silence (502)
-    /// thrown, worded for the page.
-    private func reply(_ request: ControlRequest) throws(Refused) -> (reply: ControlReply, line: [UInt8]) {
-        let line: [UInt8]
+    /// The daemon's reply to `request`; its `ERROR` (422) or silence (502) thrown, worded for
+    /// the page.
+    private func reply(_ request: ControlRequest) throws(Refused) -> ControlReply {
+        let reply: ControlReply
         do throws(DaemonUnreachable) {
-            line = try parts.daemon.exchange(request)
+            reply = try parts.daemon.exchange(request)
         } catch {
             throw Refused(response: .error(502, error.description))
         }
-        guard let reply = try? ControlReply(line: line) else { throw Refused(response: .error(502, "the daemon's reply did not read")) }
-        if case .error = reply { throw Refused(response: .json(422, line)) }
-        return (reply, line)
-    }
-
-    /// A JSON object of the companion's members with the daemon's reply line, as it came (read
-    /// by ``reply(_:)`` already), as the last one.
-    private static func json(_ members: [(String, JSONWriter.Ordered)], embedding line: [UInt8], as name: String) -> HTTPResponse {
-        .json(200, Array(JSONWriter.line(members).utf8.dropLast()) + Array(",\(JSONWriter.quoted(name)):".utf8) + line + [UInt8(ascii: "}")])
+        if case .error = reply { throw Refused(response: .json(422, Self.value(reply))) }
+        return reply
     }
 
     /// `POST /api/place {"text": …}`: the one box. A place (any form `waypointctl locate`
@@ -248,7 +264,7 @@ public final class CompanionRouter: Sendable {
             switch error {
             case .needsSearch(let words, _): return search(words)
             case .needsReference:
-                guard case .status(let status)? = try? reply(.status).reply, let latitude = status.fix?.latitude,
+                guard case .status(let status)? = try? reply(.status), let latitude = status.fix?.latitude,
                     let longitude = status.fix?.longitude
                 else { return .error(422, "a short plus code is completed near the wearer, and there is no GPS fix yet: give the full code") }
                 do throws(LocationError) {
@@ -263,30 +279,34 @@ public final class CompanionRouter: Sendable {
         }
         let latitude = location.coordinate.latitudeDegrees
         let longitude = location.coordinate.longitudeDegrees
+        let status: ControlReply?
         do throws(Refused) {
-            _ = try reply(.go(latitude: latitude, longitude: longitude, name: location.name))
+            status = try changing(Self.changeID(of: request)) { () throws(Refused) -> ControlReply? in
+                _ = try reply(.go(latitude: latitude, longitude: longitude, name: location.name))
+                return try? reply(.status)
+            }
         } catch {
             return error.response
         }
         var said = "Guiding to " + (location.name ?? Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude).formattedDecimal(fractionDigits: 5))
-        if case .status(let status)? = announceChange(), let distance = status.distanceMeters, let bearing = status.bearingDegrees {
+        if case .status(let status)? = status, let distance = status.distanceMeters, let bearing = status.bearingDegrees {
             said += ", \(Presentation.distance(meters: distance))"
             if let point = CompassPoint(bearingDegrees: bearing) { said += " to the \(point.spokenName)" }
         }
-        return .json(200, [
-            ("result", .string("set")), ("lat", .number(latitude)), ("lon", .number(longitude)), ("name", .string(location.name)),
-            ("source", .string(location.source.rawValue)), ("said", .string(said)),
-        ])
+        return .json(200, .object([
+            "result": .string("set"), "lat": .number(latitude), "lon": .number(longitude), "name": location.name.map(JSONValue.string) ?? .null,
+            "source": .string(location.source.rawValue), "said": .string(said),
+        ]))
     }
 
     private func search(_ words: String) -> HTTPResponse {
         let query = String(words.prefix(ControlRequest.maximumQueryCharacters))
         do throws(Refused) {
-            let (reply, line) = try reply(.search(query, latitude: nil, longitude: nil, limit: ControlRequest.defaultSearchResults))
-            guard case .search(let report) = reply else { return .error(502, "the daemon did not answer with search results") }
+            let found = try reply(.search(query, latitude: nil, longitude: nil, limit: ControlRequest.defaultSearchResults))
+            guard case .search(let report) = found else { return .error(502, "the daemon did not answer with search results") }
             let count = report.results.count
             let said = count == 0 ? "Nothing found for \(query)" : "\(count) place\(count == 1 ? "" : "s") found for \(query)"
-            return Self.json([("result", .string("search")), ("said", .string(said))], embedding: line, as: "search")
+            return .json(200, .object(["result": .string("search"), "said": .string(said), "search": Self.value(found)]))
         } catch {
             return error.response
         }
@@ -311,9 +331,8 @@ public final class CompanionRouter: Sendable {
             return .error(422, "the route's \(route.waypoints.count) waypoints are too long a request; use fewer waypoints or shorter names")
         }
         do throws(Refused) {
-            let line = try reply(load).line
-            announceChange()
-            return Self.json([("said", .string("Route loaded from the \(route.source)"))], embedding: line, as: "reply")
+            let loaded = try changing(Self.changeID(of: request)) { () throws(Refused) in try reply(load) }
+            return .json(200, .object(["said": .string("Route loaded from the \(route.source)"), "reply": Self.value(loaded)]))
         } catch {
             return error.response
         }
@@ -325,7 +344,7 @@ public final class CompanionRouter: Sendable {
         var cursor: String?
         repeat {
             do throws(Refused) {
-                guard case .track(let page) = try reply(.track(.export(since: nil, until: nil, cursor: cursor))).reply else {
+                guard case .track(let page) = try reply(.track(.export(since: nil, until: nil, cursor: cursor))) else {
                     return .error(502, "the daemon did not answer with the trail")
                 }
                 guard document.add(page) else { return .error(413, "the trail has more than \(TrailDocument.maximumPoints) points") }

@@ -29,6 +29,8 @@ public final class EventHub: @unchecked Sendable {
     private var generation: UInt64 = 0
     private var streams = 0
     private var closed = false
+    /// Changes a page is making (``publishingChange(_:)``): the watch's states wait meanwhile.
+    private var changesUnderWay = 0
     private var watching: ControlConnection.Interrupter?
     private let logger: Logger
 
@@ -97,25 +99,47 @@ public final class EventHub: @unchecked Sendable {
         while true {
             let received = try connection.receive()
             guard locked({ streams > 0 && !closed }) else { return }
-            if case .status = received.reply {
+            // While a page makes a change, the state it marks comes first (publishingChange).
+            if case .status = received.reply, locked({ changesUnderWay == 0 }) {
                 publish(Self.event("status", String(decoding: received.line, as: UTF8.self)))
             }
         }
     }
 
-    /// Sends a STATUS line the companion asked for itself (after a page changed something), so
-    /// that every page sees the change now rather than at the watch's next tick.
-    public func publish(status line: [UInt8]) {
-        publish(Self.event("status", String(decoding: line, as: UTF8.self)))
+    /// Runs `change` (a page's request that changes the daemon's state, and the state asked
+    /// after it) with the watch's states held back, then sends that state (marked with the
+    /// page's change id) to every page at once: the first state a page meets with the change is
+    /// the marked one, and none waits for the watch's next tick.
+    /// - Returns: what `change` returned besides the state.
+    package func publishingChange<Result, Failure: Error>(_ change: () throws(Failure) -> (Result, JSONValue?)) throws(Failure) -> Result {
+        locked { changesUnderWay += 1 }
+        let outcome: (Result, JSONValue?)
+        do throws(Failure) {
+            outcome = try change()
+        } catch {
+            locked { changesUnderWay -= 1 }
+            throw error
+        }
+        let event = outcome.1.map { Self.event("status", String(decoding: JSONWriter.bytes($0, layout: .compact), as: UTF8.self)) }
+        // In one step, so that no state of the watch's comes between.
+        let changed = locked { () -> Bool in
+            changesUnderWay -= 1
+            return event.map(replaceLatest) ?? false
+        }
+        if changed { condition.broadcast() }
+        return outcome.0
     }
 
     private func publish(_ event: [UInt8]) {
-        locked {
-            guard event != latest else { return }
-            latest = event
-            generation &+= 1
-        }
-        condition.broadcast()
+        if locked({ replaceLatest(event) }) { condition.broadcast() }
+    }
+
+    /// Makes `event` the latest, unless it is already; called with the lock held.
+    private func replaceLatest(_ event: [UInt8]) -> Bool {
+        guard event != latest else { return false }
+        latest = event
+        generation &+= 1
+        return true
     }
 
     /// `event: NAME\ndata: TEXT\n\n`; the text is one line (JSON written compact).

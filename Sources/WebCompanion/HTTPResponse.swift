@@ -30,14 +30,14 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(bytes))
     }
 
-    /// A JSON object written from its members, in their order.
-    package static func json(_ status: Int, _ members: [(String, JSONWriter.Ordered)]) -> HTTPResponse {
-        json(status, Array(JSONWriter.line(members).utf8))
+    /// A JSON body written from its value, compact, keys sorted.
+    package static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        json(status, JSONWriter.bytes(value, layout: .compact))
     }
 
     /// The companion's own refusal: `{"error": "sentence"}`.
     public static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        json(status, [("error", .string(message))])
+        json(status, .object(["error": .string(message)]))
     }
 
     /// The value of the first header of that name (any case), for tests.

@@ -15,15 +15,20 @@ final class FakeDaemonLink: DaemonLink {
 
     var sent: [ControlRequest] { state.withLock { $0.sent } }
 
-    func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> [UInt8] {
+    func exchange(_ request: ControlRequest) throws(DaemonUnreachable) -> ControlReply {
         guard reachable else { throw DaemonUnreachable("the daemon does not answer: connection refused") }
         let command = request.commandName
-        return state.withLock { state in
+        let line = state.withLock { state in
             state.sent.append(request)
-            guard var queue = state.replies[String(command)], !queue.isEmpty else { return Array(#"{"class":"OK"}"#.utf8) }
+            guard var queue = state.replies[String(command)], !queue.isEmpty else { return #"{"class":"OK"}"# }
             let line = queue.count > 1 ? queue.removeFirst() : queue[0]
             state.replies[String(command)] = queue
-            return Array(line.utf8)
+            return line
         }
+        // Read as ControlConnection reads the daemon's lines.
+        guard let reply = try? ControlReply(line: Array(line.utf8), printable: true) else {
+            throw DaemonUnreachable("the scripted line does not read: \(line)")
+        }
+        return reply
     }
 }

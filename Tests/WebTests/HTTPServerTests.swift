@@ -1,6 +1,7 @@
 import Foundation
 import SystemSupport
 import Testing
+import TextFormats
 import TestSupport
 import WebCompanion
 
@@ -17,7 +18,7 @@ import WebCompanion
         ) throws {
             server = HTTPServer(limits: limits, logger: Logger(label: "test", level: .error, handler: StandardErrorLogHandler()), preflight: preflight) {
                 request in
-                HTTPResponse.json(200, [("bytes", .number(Double(request.body.count))), ("tooLarge", .value(.bool(request.bodyTooLarge)))])
+                HTTPResponse.json(200, .object(["bytes": .number(Double(request.body.count)), "tooLarge": .bool(request.bodyTooLarge)]))
             }
             var reason = ""
             port = try server.start(address: ListenAddress("127.0.0.1:0", reason: &reason)!, tls: tls)

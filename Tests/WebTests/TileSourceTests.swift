@@ -32,7 +32,7 @@ import WebCompanion
         }
         #expect(setup.request("GET", "/tiles/2/3/1", authorized: false).status == 401, "tiles need a session too")
         let map = setup.request("GET", "/api/map")
-        #expect(String(decoding: map.bytes, as: UTF8.self) == #"{"tiles":"local","minzoom":2,"maxzoom":4}"#)
+        #expect(String(decoding: map.bytes, as: UTF8.self) == #"{"maxzoom":4,"minzoom":2,"tiles":"local"}"#)
     }
 
     @Test func aFileWithoutTilesIsSaidSo() throws {

@@ -562,6 +562,15 @@ class Run:
         else:
             fail("(d) #status-region never mentioned the Eiffel Tower; it said: %s" % (
                 " | ".join(t.strip() for t in page.live_texts(start, "status-region")) or repr(page.text("status-region"))))
+        # The page's own change is said once, by its answer: the STATUS that follows it comes
+        # marked with the page's change id (X-Change-Id) and is not announced again.
+        time.sleep(1.5)
+        said = [t.strip() for t in page.live_texts(start, "status-region") if t.strip()]
+        again = [t for t in said if t.lower().startswith("new destination")]
+        if again:
+            fail("(d) the page's own change was announced a second time: %s" % " | ".join(said))
+        else:
+            ok("(d) the change was said once, as the answer to the action: %s" % " | ".join(said)[:200])
         page.collect_console()
         return held
 
