@@ -73,7 +73,7 @@ extension CalibrationReport: Encodable {
     /// Writes the whole `CALIBRATION` message, `"class"` included.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("CALIBRATION", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.calibration.rawValue, forKey: .messageClass)
         try container.encode(state, forKey: .state)
         try container.encode(samples, forKey: .samples)
         try container.encode(octants, forKey: .octants)

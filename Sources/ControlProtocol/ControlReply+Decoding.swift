@@ -36,26 +36,26 @@ extension ControlReply {
             throw .notJSONObject(detail: Self.summary(of: error))
         }
 
-        switch messageClass {
-        case "OK": self = .ok
-        case "VERSION": self = .version(try Self.decode(VersionGreeting.self, from: value, messageClass))
-        case "STATUS": self = .status(try Self.decode(StatusReport.self, from: value, messageClass))
-        case "CALIBRATION": self = .calibration(try Self.decode(CalibrationReport.self, from: value, messageClass))
-        case "RECENT": self = .recent(try Self.decode(RecentBody.self, from: value, messageClass).destinations)
-        case "ROUTE": self = .route(try Self.decode(RouteBody.self, from: value, messageClass).route)
-        case "PLACES": self = .places(try Self.decode(PlacesBody.self, from: value, messageClass).places)
-        case "TRACK": self = .track(try Self.decode(TrackReport.self, from: value, messageClass))
-        case "PLACE": self = .placeMarked(try Self.decode(PlaceMarkReport.self, from: value, messageClass))
-        case "SEARCH": self = .search(try Self.decode(SearchReport.self, from: value, messageClass))
-        case "WHERE": self = .whereAmI(try Self.decode(WhereReport.self, from: value, messageClass))
-        case "ERROR":
+        guard let known = MessageClass(rawValue: messageClass) else { throw .unknownClass(messageClass) }
+        switch known {
+        case .ok: self = .ok
+        case .version: self = .version(try Self.decode(VersionGreeting.self, from: value, messageClass))
+        case .status: self = .status(try Self.decode(StatusReport.self, from: value, messageClass))
+        case .calibration: self = .calibration(try Self.decode(CalibrationReport.self, from: value, messageClass))
+        case .recent: self = .recent(try Self.decode(RecentBody.self, from: value, messageClass).destinations)
+        case .route: self = .route(try Self.decode(RouteBody.self, from: value, messageClass).route)
+        case .places: self = .places(try Self.decode(PlacesBody.self, from: value, messageClass).places)
+        case .track: self = .track(try Self.decode(TrackReport.self, from: value, messageClass))
+        case .placeMarked: self = .placeMarked(try Self.decode(PlaceMarkReport.self, from: value, messageClass))
+        case .search: self = .search(try Self.decode(SearchReport.self, from: value, messageClass))
+        case .whereAmI: self = .whereAmI(try Self.decode(WhereReport.self, from: value, messageClass))
+        case .error:
             let body = try Self.decode(ErrorBody.self, from: value, messageClass)
             if let code = ControlErrorCode(rawValue: body.code) {
                 self = .error(ControlError(code, body.message))
             } else {
                 self = .error(ControlError(.internal, "[\(body.code.prefix(40))] \(body.message)"))
             }
-        default: throw .unknownClass(messageClass)
         }
     }
 

@@ -66,22 +66,22 @@ extension ControlReply: Encodable {
             try report.encode(to: encoder)
         case .route(let report):
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("ROUTE", forKey: .messageClass)
+            try container.encode(messageClass.rawValue, forKey: .messageClass)
             try container.encode(report, forKey: .route)
         case .places(let places):
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("PLACES", forKey: .messageClass)
+            try container.encode(messageClass.rawValue, forKey: .messageClass)
             try container.encode(places, forKey: .places)
         case .ok:
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("OK", forKey: .messageClass)
+            try container.encode(messageClass.rawValue, forKey: .messageClass)
         case .recent(let destinations):
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("RECENT", forKey: .messageClass)
+            try container.encode(messageClass.rawValue, forKey: .messageClass)
             try container.encode(destinations, forKey: .destinations)
         case .error(let error):
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("ERROR", forKey: .messageClass)
+            try container.encode(messageClass.rawValue, forKey: .messageClass)
             try container.encode(error.code, forKey: .code)
             try container.encode(error.message, forKey: .message)
         }

@@ -26,7 +26,7 @@ extension PlaceMarkReport: Codable {
     /// Writes the whole `PLACE` message, `"class":"PLACE"` included.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("PLACE", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.placeMarked.rawValue, forKey: .messageClass)
         try container.encode(place, forKey: .place)
         try container.encode(WireNumber(errorMeters), forKey: .error)
         try container.encode(fixes, forKey: .fixes)

@@ -46,7 +46,7 @@ extension SearchReport: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("SEARCH", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.search.rawValue, forKey: .messageClass)
         try container.encode(results, forKey: .results)
         try container.encode(map, forKey: .map)
     }

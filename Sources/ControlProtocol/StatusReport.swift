@@ -200,7 +200,7 @@ extension StatusReport: Encodable {
     /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("STATUS", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.status.rawValue, forKey: .messageClass)
         try container.encode(state, forKey: .state)
         try container.encode(fix, forKey: .fix)
         try container.encode(heading, forKey: .heading)

@@ -54,7 +54,7 @@ extension TrackReport: Codable {
     /// Writes the whole `TRACK` message, `"class":"TRACK"` included.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("TRACK", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.track.rawValue, forKey: .messageClass)
         try container.encode(points, forKey: .points)
         try container.encode(next, forKey: .next)
     }

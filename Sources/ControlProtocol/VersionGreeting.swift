@@ -24,7 +24,7 @@ extension VersionGreeting: Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("VERSION", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.version.rawValue, forKey: .messageClass)
         try container.encode(release, forKey: .release)
         try container.encode(protocolVersion, forKey: .protocolVersion)
     }

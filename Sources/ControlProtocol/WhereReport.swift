@@ -36,7 +36,7 @@ public struct WhereReport: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("WHERE", forKey: .messageClass)
+        try container.encode(ControlReply.MessageClass.whereAmI.rawValue, forKey: .messageClass)
         try container.encode(address, forKey: .address)
         try container.encode(street, forKey: .street)
         try container.encode(housenumber, forKey: .housenumber)

@@ -22,8 +22,8 @@ public enum ExampleReplies {
         problems: ["no \"gps\" / fix", "tab\there"])
 
     /// A version greeting of each form, `OK`, an idle status and ``guidingStatus``, recent lists
-    /// empty and full, the three calibration reports, and an error of every code (with text that
-    /// needs escaping).
+    /// empty and full, the three calibration reports, a reply of every other class, and an error
+    /// of every code (with text that needs escaping).
     public static let common: [ControlReply] =
         [
             .version(VersionGreeting()), .version(VersionGreeting(release: "9.9.9", protocolVersion: 7)), .ok,
@@ -44,5 +44,21 @@ public enum ExampleReplies {
                         fitErrorPercent: 1.2, coveragePercent: 85, fittedFieldMicrotesla: 48.1,
                         referenceFieldMicrotesla: 47.9, sampleCount: 412),
                     created: "2026-05-01T12:00:00Z", message: "calibration stored")),
+            .route(nil),
+            .route(
+                RouteReport(
+                    name: "Loop", waypoint: 2, count: 5, target: .init(latitude: 48.86, longitude: 2.3, name: "Gate"),
+                    remainingMeters: 812.5, isFinished: false)),
+            .places([.init(latitude: 48.8584, longitude: 2.2945, name: "Tower", radiusMeters: 25)]),
+            .placeMarked(PlaceMarkReport(place: .init(latitude: 48.85, longitude: 2.29, name: "Car"), errorMeters: 3.5, fixes: 12)),
+            .track(TrackReport(points: [.init(seconds: 1_796_307_322, latitude: 48.1, longitude: 2.1, startsSegment: true)], next: "c1")),
+            .search(
+                SearchReport(
+                    results: [.init(name: "Le Fournil", kind: "bakery", address: "12 Rue X", latitude: 48.86, longitude: 2.3, distanceMeters: 120, bearingDegrees: 45)],
+                    map: "monaco")),
+            .whereAmI(
+                WhereReport(
+                    address: "12 Rue X", street: "Rue X", housenumber: "12", place: "Paris", distanceMeters: 8, bearingDegrees: 90,
+                    latitude: 48.86, longitude: 2.3)),
         ] + ControlErrorCode.allCases.map { .error(ControlError($0, "what went wrong: \($0.rawValue) é 😀")) }
 }

@@ -6,9 +6,12 @@ import Geodesy
 /// the WGS84 ellipsoid, offline.
 enum BearingCommand {
     static let name = "bearing"
+    /// Its options that take a value, and its flags (the bash completion offers them).
+    static let valueOptions = ["--near"]
+    static let flagOptions = ["--batch"]
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, valueOptions: ["--near"], flagOptions: ["--batch"], command: name)
+        let arguments = try Arguments(words, valueOptions: Set(valueOptions), flagOptions: Set(flagOptions), command: name)
         if arguments.has("--batch") {
             guard arguments.positionals.isEmpty, arguments.value("--near") == nil else {
                 throw UsageError("--batch reads points from standard input and takes no coordinates", command: name)

@@ -54,7 +54,7 @@ enum CalibrationWait {
     {
         let reply = try session.send(.calibrate(action)).reply
         guard case .calibration(let report) = reply else {
-            throw .unexpectedReply(request: "calibrate", reply: reply.className)
+            throw .unexpectedReply(request: "calibrate", reply: reply.messageClass.rawValue)
         }
         return report
     }

@@ -42,7 +42,7 @@ extension DaemonCommand {
     private static func bestMatch(_ query: String, _ session: DaemonSession) throws(DaemonFailure) -> SearchReport.Result {
         let received = try session.send(.search(query, latitude: nil, longitude: nil, limit: 1))
         guard case .search(let report) = received.reply else {
-            throw .unexpectedReply(request: "search", reply: received.reply.className)
+            throw .unexpectedReply(request: "search", reply: received.reply.messageClass.rawValue)
         }
         guard let best = report.results.first else {
             throw .input("nothing found for '\(PlaceName.printable(query))'" + (report.map.map { " in \($0)" } ?? ""), .dataError)
@@ -204,7 +204,7 @@ extension DaemonCommand {
                 "error: within \(Presentation.distance(meters: report.errorMeters)) (95 %, from \(report.fixes) fix\(report.fixes == 1 ? "" : "es"))",
             ]
         default:
-            throw .unexpectedReply(request: request.commandName, reply: received.reply.className)
+            throw .unexpectedReply(request: request.commandName, reply: received.reply.messageClass.rawValue)
         }
     }
 

@@ -32,7 +32,7 @@ struct DaemonSession {
         case .error(let error):
             throw .refused(error)
         case let other:
-            throw .unexpectedReply(request: "the connection", reply: other.className)
+            throw .unexpectedReply(request: "the connection", reply: other.messageClass.rawValue)
         }
         if let warning = Self.versionWarning(for: greeting) {
             Console.error(warning)

@@ -8,11 +8,14 @@ import Geomagnetism
 /// a place and date, offline. True heading = magnetic heading + declination.
 enum DeclinationCommand {
     static let name = "declination"
+    /// Its options that take a value, and its flags (the bash completion offers them).
+    static let valueOptions = ["--date", "--year", "--height-km", "--near"]
+    static let flagOptions = ["--batch"]
     static let model = MagneticModel.wmm2025
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
-            words, valueOptions: ["--date", "--year", "--height-km", "--near"], flagOptions: ["--batch"], command: name)
+            words, valueOptions: Set(valueOptions), flagOptions: Set(flagOptions), command: name)
         if arguments.has("--batch") {
             guard arguments.positionals.isEmpty, arguments.value("--date") == nil,
                 arguments.value("--year") == nil, arguments.value("--height-km") == nil, arguments.value("--near") == nil

@@ -10,6 +10,9 @@ import TextFormats
 /// for its fix, to complete a short plus code given without `--near`.
 enum LocateCommand {
     static let name = "locate"
+    /// Its options that take a value, and its flags (the bash completion offers them).
+    static let valueOptions = ["--near", "--socket"]
+    static let flagOptions = ["--json"]
 
     static let help = """
         usage: waypointctl locate PLACE [--near COORDINATE] [--json]
@@ -37,7 +40,7 @@ enum LocateCommand {
         """
 
     static func run(_ words: [String], socketPath: (String?) -> String) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, valueOptions: ["--near", "--socket"], flagOptions: ["--json"], command: name)
+        let arguments = try Arguments(words, valueOptions: Set(valueOptions), flagOptions: Set(flagOptions), command: name)
         guard !arguments.positionals.isEmpty else { throw UsageError("locate needs a place", command: name) }
         let text = arguments.positionals.joined(separator: " ")
         let near = try PlaceText.near(arguments, command: name)

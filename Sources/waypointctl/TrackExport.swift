@@ -14,7 +14,7 @@ enum TrackExport {
         repeat {
             let received = try session.send(.track(.export(since: since, until: until, cursor: cursor)))
             guard case .track(let page) = received.reply else {
-                throw .unexpectedReply(request: "track", reply: received.reply.className)
+                throw .unexpectedReply(request: "track", reply: received.reply.messageClass.rawValue)
             }
             guard trail.add(page) else {
                 throw .input(

@@ -22,7 +22,7 @@ enum WatchCommand {
         do throws(DaemonFailure) {
             session = try DaemonSession(path: socketPath)
             let reply = try session.send(.watch(enabled: true, hertz: hertz)).reply
-            guard case .ok = reply else { throw .unexpectedReply(request: "watch", reply: reply.className) }
+            guard case .ok = reply else { throw .unexpectedReply(request: "watch", reply: reply.messageClass.rawValue) }
             // Between updates the daemon is silent for 1/hertz seconds: wait that long, a few
             // times over, before calling it stuck.
             do throws(ConnectionError) {

@@ -24,6 +24,11 @@ enum Waypointctl {
                 case "--version":
                     Console.output(Help.version)
                     return .success
+                case "--completions":
+                    // For the bash completion: what it may offer, from the tables (Completions).
+                    guard let lines = Completions.lines(for: index < words.count ? words[index] : nil) else { return .usage }
+                    for line in lines { Console.output(line) }
+                    return .success
                 case "--socket":
                     guard index < words.count else { throw UsageError("--socket needs a path") }
                     globalSocket = words[index]

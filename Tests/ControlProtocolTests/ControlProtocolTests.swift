@@ -200,3 +200,21 @@ struct RoutePlaceTrackRequestTests {
         #expect(route.line.count <= LineFramer.defaultMaximumLineLength)
     }
 }
+
+/// The reply classes are one table (`ControlReply.MessageClass`): what the encoder writes is
+/// what the decoder reads and what clients name, for every class.
+@Suite("Control protocol: the reply classes", .timeLimit(.minutes(1)))
+struct ReplyClassTests {
+    @Test("every example reply is written with its class, read back as the same reply, and every class has an example")
+    func oneTable() throws {
+        var seen: Set<ControlReply.MessageClass> = []
+        for reply in ExampleReplies.common {
+            let line = reply.line.dropLast()
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+            #expect(object["class"] as? String == reply.messageClass.rawValue, "\(reply)")
+            #expect(try ControlReply(line: line).messageClass == reply.messageClass)
+            seen.insert(reply.messageClass)
+        }
+        #expect(seen == Set(ControlReply.MessageClass.allCases), "no example of \(Set(ControlReply.MessageClass.allCases).subtracting(seen))")
+    }
+}

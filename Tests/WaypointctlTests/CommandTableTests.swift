@@ -35,3 +35,46 @@ struct CommandTableTests {
         #expect(try ControlRequest(line: request.line.dropLast()) == request)
     }
 }
+
+/// The bash completion reads the tables through `waypointctl --completions`; these hold the
+/// tables to the help, which is written by hand: an option the help tells of is one the
+/// completion offers, and every command of the overview is completed.
+@Suite("waypointctl's completions against its help", .timeLimit(.minutes(1)))
+struct CompletionTableTests {
+    /// The `--options` a help's usage (its first paragraph) names; the rest of a help may tell
+    /// of other commands' options.
+    static func options(in help: String) -> Set<String> {
+        let usage = help.components(separatedBy: "\n\n").first ?? help
+        return Set(
+            usage.split(whereSeparator: { !$0.isLetter && $0 != "-" }).filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
+    }
+
+    @Test("every option a command's help names is offered for it, and nothing the command does not read")
+    func optionsOfEveryCommand() throws {
+        for name in Completions.commandNames where name != "help" {
+            let lines = try #require(Completions.lines(for: name), "\(name)")
+            let offered = Set(lines.filter { $0.hasPrefix("--") }.map { String($0.split(separator: " ")[0]) })
+            let help = try #require(Help.text(for: name), "\(name) has no help")
+            let named = Self.options(in: help).subtracting(["--help"])
+            #expect(!named.isEmpty || offered == ["--help", "--socket"] || offered == ["--help"], "\(name): no usage line read")
+            #expect(named.isSubset(of: offered), "\(name): the help names \(named.subtracting(offered).sorted()), not offered")
+            // Each offered option is one the command reads: parsing it is not "unknown option".
+            for option in offered.subtracting(["--help"]) {
+                let words = lines.contains(option + " VALUE") ? [option, "x"] : [option]
+                if DaemonCommand.names.contains(name) {
+                    do throws(UsageError) {
+                        _ = try DaemonCommand.parse(name: name, words: words)
+                    } catch {
+                        #expect(!error.message.contains("unknown option"), "\(name) \(option): \(error.message)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("every command is completed, the overview's included")
+    func commands() {
+        #expect(Completions.commandNames == DaemonCommand.names + ["locate", "bearing", "declination", "help"])
+        #expect(Completions.lines(for: "no-such-command") == nil)
+    }
+}

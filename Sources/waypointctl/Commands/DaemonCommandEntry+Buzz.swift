@@ -18,6 +18,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: [], flagOptions: [],
+        words: BuzzPattern.allCases.map(\.rawValue),
         parse: { arguments, now throws(UsageError) in
             .buzz(try choice(arguments, default: .test, what: "pattern", command: "buzz"))
         })

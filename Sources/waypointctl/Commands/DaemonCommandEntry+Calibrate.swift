@@ -26,6 +26,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: ["--timeout"], flagOptions: ["--wait"],
+        words: CalibrationAction.allCases.map(\.rawValue),
         parse: { arguments, now throws(UsageError) in
             let action = try choice(arguments, default: CalibrationAction.status, what: "action", command: "calibrate")
             guard arguments.has("--wait") else {

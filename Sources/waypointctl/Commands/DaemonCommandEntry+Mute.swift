@@ -17,6 +17,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: [], flagOptions: [],
+        words: ["on", "off"],
         parse: { arguments, now throws(UsageError) in
             switch arguments.positionals {
             case ["on"]: return .mute(true)

@@ -33,6 +33,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: ["--radius", "--seconds", "--near"], flagOptions: ["--replace"],
+        words: PlaceAction.names,
         parse: { arguments, now throws(UsageError) in
             try parsePlace(arguments)
         })

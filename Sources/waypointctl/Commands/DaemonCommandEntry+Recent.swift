@@ -19,6 +19,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: [], flagOptions: [],
+        words: ["remove"],
         parse: { arguments, now throws(UsageError) in
             switch arguments.positionals {
             case []: return .recent

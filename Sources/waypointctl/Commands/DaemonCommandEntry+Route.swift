@@ -27,6 +27,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: ["--name"], flagOptions: [],
+        words: RouteAction.names,
         parse: { arguments, now throws(UsageError) in
             try parseRoute(arguments)
         })

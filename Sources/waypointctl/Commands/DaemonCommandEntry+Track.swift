@@ -26,6 +26,7 @@ extension DaemonCommandEntry {
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: ["--since", "--until"], flagOptions: [],
+        words: TrackAction.names,
         parse: { arguments, now throws(UsageError) in
             let name = "track"
             switch arguments.positionals {

@@ -16,6 +16,8 @@ struct DaemonCommandEntry: Sendable {
     /// The options that take a value, and the flags; `--socket` goes with every command.
     let valueOptions: [String]
     let flagOptions: [String]
+    /// The words its first argument may be (`on`, `off`; a route's actions), for completion.
+    var words: [String] = []
     /// The command from its arguments; `now` is the time, POSIX seconds (`--since 30m`).
     let parse: @Sendable (_ arguments: Arguments, _ now: Double) throws(UsageError) -> DaemonCommand
 
