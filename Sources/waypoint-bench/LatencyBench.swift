@@ -142,7 +142,7 @@ enum LatencyBench {
             GPSService(source: world.gpsSource(), core: core, logger: logger),
         ]
         let running = services.map { service in Task { try? await service.run() } }
-        _ = await core.handle(.go(latitude: destination.latitudeDegrees, longitude: destination.longitudeDegrees, name: nil))
+        _ = core.handle(.go(latitude: destination.latitudeDegrees, longitude: destination.longitudeDegrees, name: nil))
         try? await Task.sleep(for: .seconds(end - clock.now.offset.seconds))
         core.stopMotor()
         for task in running { task.cancel() }

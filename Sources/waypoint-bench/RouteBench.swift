@@ -138,7 +138,7 @@ enum RouteBench {
             var segments: [[GPXPoint]] = []
             var cursor: String?
             repeat {
-                let reply = await core.handle(.track(.export(since: nil, until: nil, cursor: cursor)))
+                let reply = core.handle(.track(.export(since: nil, until: nil, cursor: cursor)))
                 guard case .track(let decoded)? = try? ControlReply(line: reply.line.dropLast()) else { break exporting }
                 for point in decoded.points {
                     if point.startsSegment || segments.isEmpty { segments.append([]) }

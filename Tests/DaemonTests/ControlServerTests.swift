@@ -19,7 +19,7 @@ private final class FakeHandler: ControlHandler {
     /// While true, `status()` waits: a handler that has stopped answering.
     let statusHeld = Mutex(false)
 
-    func handle(_ request: ControlRequest) async -> ControlReply {
+    func handle(_ request: ControlRequest) -> ControlReply {
         switch request {
         case .go(let latitude, let longitude, let name):
             goes.withLock {
@@ -30,7 +30,7 @@ private final class FakeHandler: ControlHandler {
             clears.withLock { $0 += 1 }
             return .ok
         case .status:
-            return .status(await status())
+            return .status(status())
         case .removeRecent(let index):
             calls.withLock { $0.append("recent remove \(index)") }
             return .ok
@@ -85,9 +85,10 @@ private final class FakeHandler: ControlHandler {
         }
     }
 
-    private func status() async -> StatusReport {
+    /// Waits while ``statusHeld``, on the client's thread (the server's handler is synchronous).
+    private func status() -> StatusReport {
         statusCount.withLock { $0 += 1 }
-        while statusHeld.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+        while statusHeld.withLock({ $0 }) { usleep(5000) }
         return StatusReport(
             state: "guiding",
             fix: .init(time: "2026-05-01T12:00:00Z", mode: 3, latitude: 48.85, longitude: 2.29, horizontalErrorMeters: 4),

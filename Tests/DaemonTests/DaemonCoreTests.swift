@@ -62,7 +62,7 @@ struct DaemonCoreTests {
             core.fix(fix)
         }
 
-        func reply(_ request: ControlRequest) async -> ControlReply { await core.handle(request) }
+        func reply(_ request: ControlRequest) async -> ControlReply { core.handle(request) }
     }
 
     @Test("near the zone's edge, where a sample may start or stop the motor, the sampling thread is asked for every sample; on course and far off, not")

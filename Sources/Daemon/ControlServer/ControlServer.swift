@@ -6,23 +6,25 @@ import SystemSupport
 /// Serves the control protocol on a listening UNIX socket: greets each client, reads its
 /// request lines, asks a ``ControlHandler`` and writes the reply lines.
 ///
-/// Threads: one ``BlockingThread`` waits in `accept`, and one per client waits in `recv`;
-/// requests are handled in async child tasks of ``run()``, one per client, so a client's
-/// replies come in the order of its requests. A client that `watch`es also has one task sending
-/// its `STATUS` lines, cancelled (and awaited) when it stops watching or leaves. Writes never block (see
+/// Threads: one ``BlockingThread`` waits in `accept`, and each client has one thread of its own,
+/// which owns its descriptor from the accept to the close: it reads the requests, answers them
+/// one at a time and in order, sends a watching client its `STATUS` lines, and closes the
+/// descriptor itself when the client leaves or is dropped. No task, no second owner: a number
+/// is never closed while another thread still uses it. Writes never block (see
 /// ``UnixSocketConnection/send(_:)``): a client that stops reading is dropped once
 /// ``Limits/outputBytes`` of its output wait unsent.
 ///
-/// Backpressure (``ClientFlow``): a client's reader thread passes on at most
-/// ``Limits/outstandingRequests`` requests not yet answered, and reads nothing more while
-/// replies wait unsent for it (dropping it if they wait ``Limits/idleTimeout``), so what a
-/// client costs is bounded however many requests it pipelines. A client quiet for
-/// ``Limits/idleTimeout`` (no complete request since it connected or was last answered, and not
-/// watching) is sent a `timeout` error and closed, so silent connections cannot hoard slots.
+/// Backpressure: a client's requests are read a chunk at a time and answered before the next
+/// read, and nothing more is read while replies wait unsent for it (it is dropped if they wait
+/// ``Limits/idleTimeout``), so a client that pipelines faster than it reads only fills its own
+/// socket's buffers. A client quiet for ``Limits/idleTimeout`` (no complete request since it
+/// connected or was last answered, and not watching) is sent a `timeout` error and closed, so
+/// silent connections cannot hoard slots.
 ///
 /// Lifecycle: bind the listener first (so `READY=1` can follow), create the server, then
 /// `try await server.run()` in the daemon's task group. ``stop()`` (or cancelling the task)
-/// closes the listener and disconnects every client, and ``run()`` returns once they are gone.
+/// closes the listener and shuts every client down, and ``run()`` returns once every client's
+/// thread has closed its descriptor.
 public final class ControlServer: Sendable {
     /// Bounds on what clients may cost the daemon.
     public struct Limits: Sendable, Hashable {
@@ -33,8 +35,6 @@ public final class ControlServer: Sendable {
         public var outputBytes = 2 * ControlReply.maximumLineLength
         /// The longest request line, in bytes.
         public var lineBytes = LineFramer.defaultMaximumLineLength
-        /// Requests read from one client and not yet answered, at most.
-        public var outstandingRequests = 8
         /// How long a client may be quiet (see ``ControlServer``) before it is closed.
         public var idleTimeout = Duration.seconds(10)
 
@@ -42,10 +42,24 @@ public final class ControlServer: Sendable {
         public init() {}
     }
 
+    /// How many bytes one read takes: the requests of one read are answered before the next.
+    static let readBytes = 4096
+
     private struct Registry {
         var isStopped = false
+        var isAccepting = true
         var nextID = 0
+        /// The clients' connections, for ``stop()`` to shut down; each is closed by its thread.
         var clients: [Int: UnixSocketConnection] = [:]
+        /// ``run()`` waiting for the accept thread and the last client to finish.
+        var waiter: CheckedContinuation<Void, Never>?
+
+        /// Takes the waiter once nothing is left to wait for.
+        mutating func finishedWaiter() -> CheckedContinuation<Void, Never>? {
+            guard !isAccepting, clients.isEmpty else { return nil }
+            defer { waiter = nil }
+            return waiter
+        }
     }
 
     private let listener: UnixSocketListener
@@ -71,23 +85,24 @@ public final class ControlServer: Sendable {
     }
 
     /// Serves clients until ``stop()`` is called or the task is cancelled, then waits for every
-    /// client to be disconnected.
+    /// client's thread to be done.
     ///
     /// - Throws: ``UnixSocketError/acceptFailed(_:)`` when `accept` failed in a way that cannot
     ///   be waited out, or an `Errno` when no thread could be started.
     public func run() async throws {
-        let (accepted, continuation) = AsyncStream.makeStream(of: (Int, UnixSocketConnection).self)
         do {
-            try BlockingThread.start(name: "control accept") { [self] in acceptLoop(continuation) }
+            try BlockingThread.start(name: "control accept") { [self] in acceptLoop() }
         } catch {
             listener.close()
             throw error
         }
         await withTaskCancellationHandler {
-            await withDiscardingTaskGroup { group in
-                for await (id, connection) in accepted {
-                    group.addTask { await self.serve(connection, id: id) }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let ready = registry.withLock { registry -> CheckedContinuation<Void, Never>? in
+                    registry.waiter = waiter
+                    return registry.finishedWaiter()
                 }
+                ready?.resume()
             }
         } onCancel: {
             stop()
@@ -95,7 +110,7 @@ public final class ControlServer: Sendable {
         if let failure = acceptFailure.withLock({ $0 }) { throw failure }
     }
 
-    /// Stops accepting and disconnects every client; ``run()`` then returns. Safe from any
+    /// Stops accepting and shuts every client down; ``run()`` then returns. Safe from any
     /// thread or task, before or during ``run()``, any number of times.
     public func stop() {
         let clients = registry.withLock { registry in
@@ -106,11 +121,15 @@ public final class ControlServer: Sendable {
         for client in clients { client.shutdown() }
     }
 
-    /// The accept thread: admits clients until the listener is stopped, then closes it.
-    private func acceptLoop(_ continuation: AsyncStream<(Int, UnixSocketConnection)>.Continuation) {
+    /// The accept thread: admits clients, each to a thread of its own, until the listener is
+    /// stopped, then closes it.
+    private func acceptLoop() {
         defer {
             listener.close()
-            continuation.finish()
+            registry.withLock { registry in
+                registry.isAccepting = false
+                return registry.finishedWaiter()
+            }?.resume()
         }
         while true {
             let connection: UnixSocketConnection
@@ -141,90 +160,34 @@ public final class ControlServer: Sendable {
                 connection.close()
                 continue
             }
-            continuation.yield((id, connection))
+            do {
+                try BlockingThread.start(name: "control client") { [self] in serve(connection, id: id) }
+            } catch {
+                logger?.error("control client \(id): cannot start its thread: \(error)")
+                connection.close()
+                registry.withLock { _ = $0.clients.removeValue(forKey: id) }
+            }
         }
     }
 
-    /// One client: greeting, then a reply to each request until it leaves or is dropped.
-    private func serve(_ connection: UnixSocketConnection, id: Int) async {
+    /// One client, on its own thread: greeting, then a reply to each request and the watch's
+    /// lines, until it leaves or is dropped; then its descriptor is closed, here.
+    private func serve(_ connection: UnixSocketConnection, id: Int) {
         defer {
-            connection.shutdown()
-            _ = registry.withLock { $0.clients.removeValue(forKey: id) }
-        }
-        connection.send(ControlReply.version(VersionGreeting()).line)
-        let flow = ClientFlow(outstandingRequests: limits.outstandingRequests, idleTimeout: limits.idleTimeout)
-        let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
-        let (readerDone, done) = AsyncStream.makeStream(of: Never.self)
-        do {
-            try BlockingThread.start(name: "control client") { [limits, logger] in
-                Self.readLoop(
-                    connection, id: id, flow: flow, maximumLineLength: limits.lineBytes, logger: logger,
-                    into: continuation, done: done)
-            }
-        } catch {
-            logger?.error("control client \(id): cannot start its reader thread: \(error)")
             connection.close()
-            return
+            registry.withLock { registry in
+                registry.clients.removeValue(forKey: id)
+                return registry.finishedWaiter()
+            }?.resume()
         }
-        // Runs until the reader thread finishes the stream (the client left, or was shut down);
-        // cancellation shuts the connection down, which ends the reader. A client that only
-        // stopped sending (a half-close, as `echo … | socat` does) still gets a reply to every
-        // request it sent, since the stream holds them all.
-        var watcher: Task<Void, Never>?
-        var iterator = frames.makeAsyncIterator()
-        await withTaskCancellationHandler {
-            while let frame = await iterator.next() {
-                // Every frame the reader passed on holds a permit, given back once it is answered.
-                defer { flow.answered() }
-                let reply: ControlReply
-                var watchHertz: Double?
-                switch frame {
-                case .line(let bytes):
-                    if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-                    do throws(ControlError) {
-                        let request = try ControlRequest(line: bytes)
-                        if case .watch(let enabled, let hertz) = request {
-                            // Wait for the old watcher to finish so no update follows this OK.
-                            watcher?.cancel()
-                            await watcher?.value
-                            watcher = nil
-                            watchHertz = enabled ? hertz : nil
-                            flow.setWatching(enabled)
-                            reply = .ok
-                        } else {
-                            reply = await handler.handle(request)
-                        }
-                    } catch {
-                        reply = .error(error)
-                    }
-                case .lineTooLong:
-                    reply = .error(
-                        ControlError(.lineTooLong, "a request line may be at most \(limits.lineBytes) bytes"))
-                }
-                guard send(reply, to: connection, id: id) else { break }
-                if let watchHertz { watcher = watch(connection, id: id, hertz: watchHertz) }
-            }
-        } onCancel: {
-            connection.shutdown()
-        }
-        watcher?.cancel()
-        await watcher?.value
-        // The descriptor is closed once the reader thread is done with it: after the shutdown
-        // wakes it (if it still waits for input or for a permit) and it returns. Waited for in
-        // a task of its own, which this one's cancellation does not reach: a cancelled task's
-        // wait on a stream ends at once, and closing early let the number be reused by the next
-        // client's socket while the old reader still received on it, stealing its requests.
-        connection.shutdown()
-        flow.close()
-        while await iterator.next() != nil {}
-        await Task { for await _ in readerDone {} }.value
-        connection.close()
+        var client = Client(connection: connection, id: id, server: self)
+        client.serve()
     }
 
     /// Sends one line to a client.
     ///
     /// - Returns: Whether the client is still connected.
-    private func send(_ reply: ControlReply, to connection: UnixSocketConnection, id: Int) -> Bool {
+    fileprivate func send(_ reply: ControlReply, to connection: UnixSocketConnection, id: Int) -> Bool {
         switch connection.send(reply.line) {
         case .sent, .queued:
             return true
@@ -239,80 +202,128 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// A client's watch: a `STATUS` line every 1/`hertz` seconds, the first at once, until
-    /// cancelled or the client is dropped for not reading them. Behind schedule (the process was
-    /// stopped, the machine suspended), it sends the latest state once and goes on from now,
-    /// rather than every line it missed at once.
-    private func watch(_ connection: UnixSocketConnection, id: Int, hertz: Double) -> Task<Void, Never> {
-        Task {
-            let clock = ContinuousClock()
-            let interval = Duration.seconds(1 / hertz)
-            var deadline = clock.now
-            while !Task.isCancelled {
-                let status = await handler.handle(.status)
-                guard !Task.isCancelled, send(status, to: connection, id: id) else { return }
-                deadline = deadline.advanced(by: interval)
+    /// What one client's thread keeps: its framer, its watch, when it was last answered.
+    private struct Client {
+        let connection: UnixSocketConnection
+        let id: Int
+        let server: ControlServer
+        let clock = ContinuousClock()
+        var framer: LineFramer
+        /// The watch's interval and the time of its next line, while watching.
+        var watch: (interval: Duration, next: ContinuousClock.Instant)?
+        /// When the client connected or was last answered: the idle timeout counts from here.
+        var lastAnswered: ContinuousClock.Instant
+        /// Since when replies wait unsent, while some do.
+        var unsentSince: ContinuousClock.Instant?
+
+        init(connection: UnixSocketConnection, id: Int, server: ControlServer) {
+            self.connection = connection
+            self.id = id
+            self.server = server
+            framer = LineFramer(maximumLineLength: server.limits.lineBytes)
+            lastAnswered = clock.now
+        }
+
+        var limits: Limits { server.limits }
+
+        /// The loop: a watch line when one is due; while replies wait unsent, nothing read (the
+        /// client must take them, within the idle timeout); else the next requests, or the
+        /// idle timeout. Returns when the client is gone or dropped.
+        mutating func serve() {
+            guard server.send(.version(VersionGreeting()), to: connection, id: id) else { return }
+            var buffer = [UInt8](repeating: 0, count: ControlServer.readBytes)
+            while true {
                 let now = clock.now
-                if deadline < now { deadline = now.advanced(by: interval) }
-                try? await clock.sleep(until: deadline)
+                if let watch, now >= watch.next {
+                    guard server.send(server.handler.handle(.status), to: connection, id: id) else { return }
+                    // Behind schedule (the process was stopped, the machine suspended): the latest
+                    // state once, then on from now, rather than every line missed at once.
+                    let next = watch.next.advanced(by: watch.interval)
+                    self.watch = (watch.interval, next < now ? now.advanced(by: watch.interval) : next)
+                    continue
+                }
+                if connection.hasQueuedOutput {
+                    guard repliesTaken(now: now) else { return }
+                    continue
+                }
+                unsentSince = nil
+                let deadline = watch?.next ?? lastAnswered.advanced(by: limits.idleTimeout)
+                if watch == nil, now >= deadline {
+                    let seconds = DecimalFormat.fixed(limits.idleTimeout.seconds, fractionDigits: 0)
+                    connection.send(ControlReply.error(ControlError(.timeout, "no request for \(seconds) s; closing the connection")).line)
+                    server.logger?.debug("control client \(id): idle; closed")
+                    return
+                }
+                let count: Int
+                do {
+                    guard try connection.waitForInput(timeout: now.duration(to: deadline)) else { continue }
+                    count = try buffer.withUnsafeMutableBytes { raw throws(Errno) in try connection.receive(into: raw) }
+                } catch {
+                    return  // ECONNRESET and the like: the client is gone either way.
+                }
+                if count == 0 {
+                    // The client sent all it will (a half-close, as `echo … | socat` does): every
+                    // request it sent is answered; what waits unsent is given the idle timeout.
+                    // A partial line is discarded.
+                    _ = connection.drain(timeout: limits.idleTimeout)
+                    return
+                }
+                for frame in framer.append(buffer[..<count]) {
+                    // One read can bring hundreds of requests: their replies wait for the client to
+                    // take each one's before the next is answered.
+                    guard !connection.hasQueuedOutput || repliesTaken(now: clock.now, blocking: true), answer(frame) else { return }
+                }
             }
         }
-    }
 
-    /// A client's reader thread: frames what arrives until the peer closes or the connection is
-    /// shut down, then finishes the stream, and `done` once it no longer touches the descriptor
-    /// (`serve` closes it after that). It waits for a permit before passing each request on, and
-    /// for queued replies to be taken before it reads more (see ``ClientFlow``).
-    private static func readLoop(
-        _ connection: UnixSocketConnection, id: Int, flow: ClientFlow, maximumLineLength: Int, logger: Logger?,
-        into continuation: AsyncStream<LineFramer.Frame>.Continuation, done: AsyncStream<Never>.Continuation
-    ) {
-        var framer = LineFramer(maximumLineLength: maximumLineLength)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        /// Waits while replies wait unsent for the client: false when it is dropped for not
-        /// taking them within the idle timeout, or is gone.
-        func repliesTaken() -> Bool {
-            guard connection.hasQueuedOutput else { return true }
-            switch connection.drain(timeout: flow.idleTimeout) {
+        /// Waits, while replies wait unsent, for the client to take them: until the idle timeout
+        /// since they started waiting (then the client is dropped), or the next watch line.
+        /// - Parameter blocking: Wait out the whole idle timeout, watch or not.
+        /// - Returns: false when the client is dropped or gone.
+        mutating func repliesTaken(now: ContinuousClock.Instant, blocking: Bool = false) -> Bool {
+            let since = unsentSince ?? now
+            unsentSince = since
+            let dropAt = since.advanced(by: limits.idleTimeout)
+            let until = blocking ? dropAt : min(dropAt, watch?.next ?? dropAt)
+            switch connection.drain(timeout: max(now.duration(to: until), .zero)) {
             case .sent:
+                unsentSince = nil
                 return true
             case .queued:
-                logger?.notice("control client \(id): not reading its replies; dropped")
-                connection.shutdown()
-                return false
+                guard clock.now < dropAt else {
+                    server.logger?.notice("control client \(id): not reading its replies; dropped")
+                    return false
+                }
+                return true
             case .droppedOverLimit, .droppedFailed, .closed:
                 return false
             }
         }
-        reading: while true {
-            guard repliesTaken() else { break }
-            do {
-                switch flow.wait {
-                case .input(let timeout):
-                    guard try connection.waitForInput(timeout: timeout) else { continue reading }
-                case .idleTimeoutPassed:
-                    let seconds = flow.idleTimeout.seconds
-                    let error = ControlError(
-                        .timeout, "no request for \(DecimalFormat.fixed(seconds, fractionDigits: 0)) s; closing the connection")
-                    connection.send(ControlReply.error(error).line)
-                    logger?.debug("control client \(id): idle; closed")
-                    connection.shutdown()
-                    break reading
+
+        /// Answers one request (a `watch` here: it is this thread that sends its lines).
+        /// - Returns: false when the client is gone.
+        mutating func answer(_ frame: LineFramer.Frame) -> Bool {
+            let reply: ControlReply
+            switch frame {
+            case .line(let bytes):
+                if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return true }
+                do throws(ControlError) {
+                    let request = try ControlRequest(line: bytes)
+                    if case .watch(let enabled, let hertz) = request {
+                        // The first line at once, after this OK; none after a disabling OK.
+                        watch = enabled ? (.seconds(1 / hertz), clock.now) : nil
+                        reply = .ok
+                    } else {
+                        reply = server.handler.handle(request)
+                    }
+                } catch {
+                    reply = .error(error)
                 }
-                let count = try buffer.withUnsafeMutableBytes { raw throws(Errno) in try connection.receive(into: raw) }
-                if count == 0 { break }
-                // Checked before each request, not only before each read: one read can bring
-                // hundreds of them, whose replies would pile up faster than the client takes them.
-                for frame in framer.append(buffer[..<count]) {
-                    guard repliesTaken(), flow.admit() else { break reading }
-                    continuation.yield(frame)
-                }
-            } catch {
-                break  // ECONNRESET and the like: the client is gone either way.
+            case .lineTooLong:
+                reply = .error(ControlError(.lineTooLong, "a request line may be at most \(limits.lineBytes) bytes"))
             }
+            lastAnswered = clock.now
+            return server.send(reply, to: connection, id: id)
         }
-        // A partial line left by a client that disconnected mid-line is discarded.
-        continuation.finish()
-        done.finish()
     }
 }

@@ -285,7 +285,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// Carries out one request: the state's transition and a copy of the state under one lock,
     /// then its effects in order, then the reply built from the copy. A failed save turns the
     /// reply into an `internal` error saying what was done and what was not kept.
-    public func handle(_ request: ControlRequest) async -> ControlReply {
+    public func handle(_ request: ControlRequest) -> ControlReply {
         // The map is no part of the state: asked here, near the position given or the fix.
         switch request {
         case .search(let query, let latitude, let longitude, let limit):
