@@ -62,10 +62,13 @@ build: deps
 ## end-to-end suites side by side in shards (scripts/test-end-to-end.sh), a short soak among
 ## them. The slow checks have targets of their own: soak, fuzz, package-test.
 TEST_BUNDLE   = $(DEBUG_BIN)/waypointdPackageTests.xctest
+# Each test has its own time limit, which names it; a test stuck in a call that never returns is
+# ended with the whole phase after this long (the unit phase takes about 80 s).
+UNIT_TEST_SECONDS ?= 900
 END_TO_END    = WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests
 test: build
 	$(SWIFT) build --build-tests $(BUILD_CHECKS)
-	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip '$(END_TO_END)'
+	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) timeout --kill-after=10 $(UNIT_TEST_SECONDS) $(SWIFT) test --skip-build --skip '$(END_TO_END)'
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) scripts/test-end-to-end.sh $(TEST_BUNDLE)
 
 ## soak: the long runs on the release build (linked as it ships): the mixed-load soak for SOAK_SECONDS (1800) and

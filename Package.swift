@@ -171,6 +171,7 @@ let package = Package(
         .testTarget(name: "IMUTests", dependencies: [
             "Geodesy", "GPSClient", "Heading", "IMU", "Simulation", "SystemSupport", "TestSupport",
         ]),
+        .testTarget(name: "SimulationTests", dependencies: ["Geodesy", "Simulation", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Geodesy", "Guidance", "Heading", "Simulation", "TestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Guidance", "TestSupport"]),
         .testTarget(
@@ -189,7 +190,7 @@ let package = Package(
                 "TestSupport", "TextFormats", "waypointctl",
             ]),
         .testTarget(
-            name: "WebTests", dependencies: [
+            name: "WebCompanionTests", dependencies: [
                 "WebCompanion", "ControlProtocol", "DaemonClient", "PlaceIndex", "SystemSupport", "TestSupport", "TextFormats",
             ],
             exclude: ["Scripts"]),

@@ -18,18 +18,29 @@ mkdir -p "$logs"
 
 # Every end-to-end suite, by module or suite type: what `make test`'s unit phase skips.
 all='WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests'
-# Run alone, after the shards.
-alone='HapticPlayerRealTimeTests|ControlServerTests'
+# Run alone, after the shards: they time the player's edges and the control server's threads,
+# or load the daemon on purpose (the motor under a stream of requests, the short soak).
+alone='HapticPlayerRealTimeTests|ControlServerTests|MotorBoundsTests|SoakTests'
 # The Debian package's tests have a target of their own (make package-test).
 package='PackageTests'
 # The shards, about equal in length; the last takes every end-to-end suite no other names.
-shard_a='RouteEndToEndTests|SupervisionTests|SignalTests|WatchInTmuxTests|BroadReplayTests'
-shard_b='GuidanceWarningTests|ClientBoundsTests|ControlCommandTests|GPSCommandTests|WaypointctlTests|MotorCommandTests'
+shard_a='RouteEndToEndTests|SupervisionTests|SignalTests|WatchInTmuxTests|BroadReplayTests|FullDiskTests'
+shard_b='GuidanceWarningTests|ClientBoundsTests|ControlCommandTests|GPSCommandTests|WaypointctlTests|MotorCommandTests|SignalAtStartTests'
+
+# Each test has a time limit of its own (.timeLimit), which names it when it is exceeded; a test
+# stuck in a call that does not return is then ended with its whole shard here, the log (with
+# that name) printed. Far above a shard's few minutes.
+shard_limit=${WAYPOINT_SHARD_SECONDS:-1200}
 
 run() {
     local name=$1
     shift
-    "$bundle" --testing-library swift-testing --no-parallel "$@" > "$logs/$name.log" 2>&1
+    timeout --kill-after=10 "$shard_limit" "$bundle" --testing-library swift-testing --no-parallel "$@" > "$logs/$name.log" 2>&1
+    local status=$?
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        echo "$name: stopped after ${shard_limit} s (WAYPOINT_SHARD_SECONDS): a test did not return" >> "$logs/$name.log"
+    fi
+    return "$status"
 }
 
 started=$(date +%s)

@@ -30,14 +30,17 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// Opens `path`; refuses an index of another schema version, or a file that is none.
     public init(path: String) throws(PlaceIndexError) {
         let meta: [String: String]
+        let hasMeta: Bool
         do throws(SQLiteError) {
             database = try SQLiteDatabase(path: path, mode: .readOnly)
-            meta = try Self.meta(database)
+            hasMeta = try database.hasTable("meta")
+            meta = hasMeta ? try Self.meta(database) : [:]
         } catch {
-            // No meta table, or no SQLite file at all (SQLITE_NOTADB): a file of something else.
-            if error.message.hasPrefix("no such table") || error.code == 26 { throw .notAnIndex(path: path) }
+            // No SQLite file at all: a file of something else.
+            if error.isNotADatabase { throw .notAnIndex(path: path) }
             throw .unreadable(path: path, error)
         }
+        guard hasMeta else { throw .notAnIndex(path: path) }
         guard let version = meta[PlaceIndexSchema.Key.version].flatMap(Int.init) else { throw .notAnIndex(path: path) }
         guard version == PlaceIndexSchema.version else {
             throw .otherVersion(path: path, found: version, expected: PlaceIndexSchema.version)

@@ -128,6 +128,14 @@ public final class SQLiteDatabase {
             systemErrno: sqlite3_system_errno(handle))
     }
 
+    /// Whether the database has a table of that name (in `sqlite_schema`): asked rather than
+    /// told by the words of an error.
+    public func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+        let rows = try prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
+        try rows.bind([.text(name)])
+        return try rows.step()
+    }
+
     /// The row id the last insert made.
     public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 }
@@ -147,4 +155,6 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Whether the disk, a quota or a file size limit was full: SQLite's "full", or an I/O
     /// error whose errno says so (a file size limit is EFBIG, which SQLite reports as I/O).
     public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || [ENOSPC, EFBIG, EDQUOT].contains(systemErrno) }
+    /// Whether the file is no SQLite database at all (`SQLITE_NOTADB`).
+    public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
 }

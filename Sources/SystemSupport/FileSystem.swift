@@ -22,25 +22,32 @@ public enum FileSystem {
         }
     }
 
-    /// What is at `path`, following symbolic links. Corresponds to `stat(2)` (called as
+    /// What `stat(2)` says of the file at `path`, following symbolic links (called as
     /// `fstatat(AT_FDCWD, path, …, 0)`, the same call, because Swift reads `stat` as the struct).
+    /// The one call of it on a path here.
     ///
     /// - Parameter path: The path to look at.
-    /// - Returns: The kind of file, or nil when nothing is there (`ENOENT`, including a dangling
+    /// - Returns: Its status, or nil when nothing is there (`ENOENT`, including a dangling
     ///   symbolic link).
     /// - Throws: Any other `Errno`, e.g. `EACCES` for a parent that may not be searched or
     ///   `ENOTDIR` when a parent is a file.
-    public static func kind(of path: String) throws(Errno) -> Kind? {
+    public static func status(of path: String) throws(Errno) -> FileStatus? {
         var status = stat()
         switch SystemCall.valueOrErrno({ fstatat(AT_FDCWD, path, &status, 0) }) {
         case .success:
-            return Kind(mode: status.st_mode)
+            return FileStatus(status)
         case .failure(let error) where error == .noSuchFileOrDirectory:
             return nil
         case .failure(let error):
             throw error
         }
     }
+
+    /// What is at `path`, following symbolic links (``status(of:)``).
+    ///
+    /// - Returns: The kind of file, or nil when nothing is there.
+    /// - Throws: As ``status(of:)``.
+    public static func kind(of path: String) throws(Errno) -> Kind? { try status(of: path)?.kind }
 
     /// Creates one directory. Corresponds to `mkdir(2)`.
     ///
@@ -92,13 +99,11 @@ public enum FileSystem {
         _ = try SystemCall.valueOrErrno { unlink(path) }.get()
     }
 
-    /// When the file (or directory) at `path` was last modified, POSIX seconds. Corresponds to
-    /// `stat(2)`; follows symbolic links.
+    /// When the file (or directory) at `path` was last modified, POSIX seconds (``status(of:)``).
     /// - Throws: The `Errno` that `stat` failed with, e.g. `ENOENT`.
     public static func modificationSeconds(of path: String) throws(Errno) -> Double {
-        var status = stat()
-        _ = try SystemCall.valueOrErrno { stat(path, &status) }.get()
-        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        guard let status = try status(of: path) else { throw .noSuchFileOrDirectory }
+        return status.modificationSeconds
     }
 
     /// Sets the file's modification time to `seconds` (POSIX), leaving its access time.
@@ -130,12 +135,11 @@ public enum FileSystem {
         return names
     }
 
-    /// The user and group owning the file (or directory) at `path`. Corresponds to `stat(2)`.
+    /// The user and group owning the file (or directory) at `path` (``status(of:)``).
     /// - Throws: The `Errno` that `stat` failed with, e.g. `ENOENT`.
     public static func owner(of path: String) throws(Errno) -> (user: UInt32, group: UInt32) {
-        var status = stat()
-        _ = try SystemCall.valueOrErrno { stat(path, &status) }.get()
-        return (status.st_uid, status.st_gid)
+        guard let status = try status(of: path) else { throw .noSuchFileOrDirectory }
+        return status.owner
     }
 
     /// Gives the file (or directory) at `path` to `user` and `group`, without following a

@@ -158,3 +158,14 @@ extension ArchitectureDocumentTests {
         }
     }
 }
+
+extension ArchitectureDocumentTests {
+    @Test("test targets mirror source targets: each is named after the target it tests (the package's install and the fuzz corpus aside)")
+    func testTargetsMirror() throws {
+        let manifest = try PackageManifest()
+        let sources = Set(manifest.targets.values.filter { $0.kind != "testTarget" }.map { $0.name.lowercased() })
+        for target in manifest.targets.values where target.kind == "testTarget" && !["InstallTests", "FuzzCorpusTests"].contains(target.name) {
+            #expect(target.name.hasSuffix("Tests") && sources.contains(String(target.name.dropLast(5)).lowercased()), "\(target.name)")
+        }
+    }
+}

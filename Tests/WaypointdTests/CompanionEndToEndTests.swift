@@ -4,7 +4,7 @@ import TestSupport
 
 /// The phone companion, all real (issue 28): `waypointd --simulate`, the built `waypoint-web`
 /// serving the page from `Web/` with Debian's Leaflet, and Debian's headless Chromium driven by
-/// selenium through the page (Tests/WebTests/Scripts/browser_test.py: pairing, the compass, a
+/// selenium through the page (Tests/WebCompanionTests/Scripts/browser_test.py: pairing, the compass, a
 /// pasted Google Maps link, a recent destination, a GPX upload, the trail, axe-core on every
 /// screen, the accessibility tree), then the attacks (security_test.py: sessions, Host, Origin,
 /// a link used twice, 1000 wrong tokens, slow and huge requests, event streams), then the web
@@ -12,7 +12,7 @@ import TestSupport
 /// they exit 0.
 @Suite("The phone companion in a real browser", .serialized)
 struct CompanionEndToEndTests {
-    static let scripts = TestData.packageRoot.appendingPathComponent("Tests/WebTests/Scripts")
+    static let scripts = TestData.packageRoot.appendingPathComponent("Tests/WebCompanionTests/Scripts")
 
     /// `waypoint-web` on a port of the kernel's choice, for `daemon`.
     final class Companion {

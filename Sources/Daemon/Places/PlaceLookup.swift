@@ -1,8 +1,8 @@
-@preconcurrency import Glibc
 import ControlProtocol
 import Geodesy
 import PlaceIndex
 import Synchronization
+import SystemSupport
 
 /// The daemon's side of the place index: answers `search` and `where` from
 /// `places.sqlite` in the state directory, opened read-only when first asked and opened again
@@ -11,7 +11,7 @@ public final class PlaceLookup: Sendable {
     /// The index file.
     public let path: String
     /// The reader in use and the inode it was opened from.
-    private let opened = Mutex<(reader: PlaceIndexReader, inode: UInt64, modified: Int)?>(nil)
+    private let opened = Mutex<(reader: PlaceIndexReader, inode: UInt64, modified: Double)?>(nil)
 
     public init(stateDirectory: String) {
         path = stateDirectory + "/" + MapImport.fileName
@@ -36,15 +36,14 @@ public final class PlaceLookup: Sendable {
         }
     }
 
-    /// The file's inode and modification time, when it exists.
-    private func stamp() -> (inode: UInt64, modified: Int)? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return (UInt64(status.st_ino), Int(status.st_mtim.tv_sec))
+    /// The file's inode and modification time, when it can be looked at.
+    private func stamp() -> (inode: UInt64, modified: Double)? {
+        guard let status = try? FileSystem.status(of: path) else { return nil }
+        return (status.inode, status.modificationSeconds)
     }
 
     /// The map's source and date for the last file seen, by its stamp.
-    private let shown = Mutex<(inode: UInt64, modified: Int, map: StatusReport.Map?)?>(nil)
+    private let shown = Mutex<(inode: UInt64, modified: Double, map: StatusReport.Map?)?>(nil)
 
     /// What is loaded, for STATUS: the extract's name and date; nil without a map. One stat a
     /// call; the index's `meta` read again only when an import has replaced the file (the word

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-browser tests of waypoint-web's phone page (headless Chromium at a phone's size).
 
-Run by the Swift test WebTests against a running `waypointd --simulate` and `waypoint-web`:
+Run by the Swift test WebCompanionTests against a running `waypointd --simulate` and `waypoint-web`:
 
     browser_test.py --base http://127.0.0.1:PORT --pair-url URL --socket /path/control.sock \
                     --screenshots DIR --gpx FILE --words Tests/ClientSupportTests/Data/words.tsv

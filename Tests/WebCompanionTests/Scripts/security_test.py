@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Security and robustness tests of waypoint-web, with the standard library only.
 
-Run by the Swift test WebTests against a running `waypointd --simulate` and `waypoint-web`:
+Run by the Swift test WebCompanionTests against a running `waypointd --simulate` and `waypoint-web`:
 
     security_test.py --base http://127.0.0.1:PORT --pair-url URL1 --bearer TOKEN --socket /path/control.sock
 
