@@ -41,8 +41,13 @@ public struct SimulatedWalker: Sendable {
     public private(set) var activity: Activity = .scanning
     /// Seconds since the start.
     public private(set) var elapsedSeconds = 0.0
-    /// The destination, if any.
-    public var destination: Coordinate?
+    /// The destination, if any. A new one sets a walker who stands at the last (or walks to
+    /// it) scanning for it again; one told to turn, or calibrating, goes on doing that.
+    public var destination: Coordinate? {
+        didSet {
+            if destination != oldValue, activity == .arrived || activity == .walking { activity = .scanning }
+        }
+    }
     /// Whether the wearer is turning the device for a calibration: while true they stand and
     /// tumble it through every orientation, then go back to what they were doing.
     public var isCalibrating = false {
