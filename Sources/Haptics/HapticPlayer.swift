@@ -106,6 +106,10 @@ public actor HapticPlayer<C: Clock> where C.Duration == Duration {
         alarm.wake()
     }
 
+    /// Whether the player's thread waits for a cue or a pattern, with nothing to play and no
+    /// deadline (no polling): how a test knows the thread started and went idle.
+    public nonisolated var isIdle: Bool { alarm.isWaitingForWake }
+
     /// Whether a pattern is playing or waiting.
     public nonisolated var isPlayingPattern: Bool { mailbox.withLock { $0.pattern != nil || $0.queued != nil } }
 

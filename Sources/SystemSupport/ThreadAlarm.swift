@@ -19,6 +19,8 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
     private let condition = MonotonicCondition()
     private var isWoken = false
     private var stopped = false
+    /// Whether a thread waits with no deadline now (``isWaitingForWake``).
+    private var waitingForWake = false
     /// Counts the waits on a clock other than `ContinuousClock`, so that a late timer of an
     /// earlier wait cannot end a later one.
     private var generation = 0
@@ -32,6 +34,10 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
 
     /// Whether `stop()` was called.
     public var isStopped: Bool { locked { stopped } }
+
+    /// Whether a thread waits for a wake now, with no deadline: how a test knows a thread
+    /// reached its idle wait (rather than not having started).
+    public var isWaitingForWake: Bool { locked { waitingForWake } }
 
     /// Ends the wait under way, or the next one.
     public func wake() {
@@ -69,7 +75,9 @@ public final class ThreadAlarm<C: Clock>: @unchecked Sendable where C.Duration =
 
     private func waitForWake() -> Bool {
         locked {
+            waitingForWake = true
             while !isWoken { condition.wait() }
+            waitingForWake = false
             isWoken = stopped
             return true
         }

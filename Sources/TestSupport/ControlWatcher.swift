@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Synchronization
 
 /// A `watch` client of the daemon for end-to-end tests: asks for `STATUS` updates and collects
@@ -53,10 +54,10 @@ public final class ControlWatcher: Sendable {
         return zip(times, times.dropFirst()).map { ($1 - $0).seconds }.max() ?? .infinity
     }
 
-    /// Stops collecting and waits for the thread.
+    /// Stops collecting and waits for the thread: it looks at least every 2 s; 10 s at most.
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        finished.wait()
+        if finished.wait(timeout: .now() + .seconds(10)) == .timedOut { Issue.record("the watcher's thread did not stop within 10 s") }
     }
 }
 

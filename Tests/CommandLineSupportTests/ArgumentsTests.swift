@@ -3,7 +3,7 @@ import Testing
 
 /// The one argument reader of both programs (issue 18, item 1): coordinates south of the
 /// equator and west of Greenwich are positional in every form, whatever follows them.
-@Suite("Arguments")
+@Suite("Arguments", .timeLimit(.minutes(5)))
 struct ArgumentsTests {
     @Test(
         "a word starting with a minus and a digit or point is positional",

@@ -2,7 +2,7 @@ import CommandLineSupport
 import Testing
 
 /// "Did you mean …" for commands, config keys and config values (issue 30, item 10).
-@Suite("Suggestions")
+@Suite("Suggestions", .timeLimit(.minutes(5)))
 struct EditDistanceTests {
     @Test("the candidates the word cuts short, else the nearest within max(2, a third of its length); none when nothing is close")
     func suggestions() {

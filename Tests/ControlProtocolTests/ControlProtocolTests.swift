@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Control protocol: framing, requests, replies")
+@Suite("Control protocol: framing, requests, replies", .timeLimit(.minutes(5)))
 struct ControlProtocolTests {
     /// A stream with short lines, an empty line, CRLF, an over-long line and a partial tail.
     private static let stream: [UInt8] = Array(
@@ -156,7 +156,7 @@ struct ControlProtocolTests {
 
 /// The requests of issue 19 on the wire: each written as a client writes it reads back as the
 /// same request, and wrong arguments are named.
-@Suite("Control protocol: routes, places, tracks")
+@Suite("Control protocol: routes, places, tracks", .timeLimit(.minutes(5)))
 struct RoutePlaceTrackRequestTests {
     static let requests: [ControlRequest] = [
         .goPlace("Bakery"), .route(.show), .route(.next), .route(.previous), .route(.reverse), .route(.clear),

@@ -9,7 +9,7 @@ import Testing
 /// Routes and places through the daemon's decisions, on manual time (issue 19): what a
 /// walker's fixes do to a route can only be simulated here; the end-to-end test runs the
 /// daemon on `--simulate`.
-@Suite("The daemon core: routes and places")
+@Suite("The daemon core: routes and places", .timeLimit(.minutes(5)))
 struct DaemonStateRouteTests {
     static let origin = ParisGrid.origin
 

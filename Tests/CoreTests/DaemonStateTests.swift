@@ -10,7 +10,7 @@ import Testing
 
 /// The daemon's decisions on manual time: whole scenarios driven through ``DaemonState``, each
 /// asserting what the daemon would do (patterns, saves, logs), with no process, socket or clock.
-@Suite("The daemon core as a value")
+@Suite("The daemon core as a value", .timeLimit(.minutes(5)))
 struct DaemonStateTests {
     static let paris = ParisGrid.origin
     /// About 300 m north.

@@ -8,7 +8,7 @@ import Testing
 
 /// The pipeline near a magnetic pole: WMM2025's blackout zone makes any heading unreliable,
 /// however steady the sensors.
-@Suite("The navigation pipeline near the poles")
+@Suite("The navigation pipeline near the poles", .timeLimit(.minutes(5)))
 struct NavigationPipelineTests {
     /// A level, still device facing magnetic north in a field of `inclination`, microtesla.
     static func sample(fieldMicrotesla: Double, inclinationDegrees: Double) -> IMUSample {

@@ -7,7 +7,7 @@ import Testing
 
 /// ARCHITECTURE.md describes the code as it is: its request table names every command of the
 /// protocol and no other, its state-file table every file the store keeps.
-@Suite("ARCHITECTURE.md against the code")
+@Suite("ARCHITECTURE.md against the code", .timeLimit(.minutes(5)))
 struct ArchitectureDocumentTests {
     /// The first column of the table under `heading`, without its backquotes.
     static func firstColumn(under heading: String) throws -> [String] {
@@ -167,5 +167,125 @@ extension ArchitectureDocumentTests {
         for target in manifest.targets.values where target.kind == "testTarget" && !["InstallTests", "FuzzCorpusTests"].contains(target.name) {
             #expect(target.name.hasSuffix("Tests") && sources.contains(String(target.name.dropLast(5)).lowercased()), "\(target.name)")
         }
+    }
+}
+
+/// Swift source read as far as declarations go: string literals and comments skipped, so that
+/// braces in them (JSON in a test) do not count.
+struct SwiftDeclarations {
+    /// A type or an extension, with where its body is.
+    struct Scope {
+        var kind: String
+        var name: String
+        var attributes: String
+        var body: Range<Int>
+    }
+
+    var scopes: [Scope] = []
+    /// Where each `@Test` attribute starts, and its text up to the function.
+    var tests: [(offset: Int, attribute: String)] = []
+
+    init(_ source: String) {
+        let text = Array(source.utf8)
+        var code = text  // the text with strings and comments blanked
+        var index = 0
+        func blank(_ range: Range<Int>) { for i in range where code[i] != UInt8(ascii: "\n") { code[i] = UInt8(ascii: " ") } }
+        func starts(_ literal: String, at position: Int) -> Bool {
+            let bytes = Array(literal.utf8)
+            return position + bytes.count <= text.count && Array(text[position..<position + bytes.count]) == bytes
+        }
+        while index < text.count {
+            if starts("//", at: index) {
+                let end = text[index...].firstIndex(of: UInt8(ascii: "\n")) ?? text.count
+                blank(index..<end)
+                index = end
+            } else if starts("/*", at: index) {
+                var end = index + 2
+                while end < text.count && !starts("*/", at: end) { end += 1 }
+                blank(index..<min(end + 2, text.count))
+                index = end + 2
+            } else if text[index] == UInt8(ascii: "#") || text[index] == UInt8(ascii: "\"") {
+                var hashes = 0
+                var start = index
+                while start < text.count && text[start] == UInt8(ascii: "#") { hashes += 1; start += 1 }
+                guard start < text.count, text[start] == UInt8(ascii: "\"") else { index += 1; continue }
+                // A multi-line literal's opening delimiter ends its line (`#""""#` is a raw "").
+                let multiline = starts("\"\"\"\n", at: start)
+                let close = Array(((multiline ? "\"\"\"" : "\"") + String(repeating: "#", count: hashes)).utf8)
+                var end = start + (multiline ? 3 : 1)
+                while end < text.count {
+                    if hashes == 0 && text[end] == UInt8(ascii: "\\") { end += 2; continue }
+                    if end + close.count <= text.count && Array(text[end..<end + close.count]) == close { break }
+                    end += 1
+                }
+                blank(index..<min(end + close.count, text.count))
+                index = end + close.count
+            } else {
+                index += 1
+            }
+        }
+        let blanked = String(decoding: code, as: UTF8.self)
+        // Declarations: attributes, then the keyword and the name, then the body's brace.
+        let declaration = try! NSRegularExpression(
+            pattern: #"((?:@\w+(?:\([^{}]*?\))?\s*)*)(?:(?:final|private|fileprivate|public|package)\s+)*(struct|class|enum|actor|extension)\s+([\w.]+)[^{]*\{"#)
+        let nsText = blanked as NSString
+        for match in declaration.matches(in: blanked, range: NSRange(location: 0, length: nsText.length)) {
+            let open = match.range.location + match.range.length - 1
+            var depth = 0
+            var close = open
+            for position in open..<code.count {
+                if code[position] == UInt8(ascii: "{") { depth += 1 }
+                if code[position] == UInt8(ascii: "}") {
+                    depth -= 1
+                    if depth == 0 { close = position; break }
+                }
+            }
+            scopes.append(
+                Scope(
+                    kind: nsText.substring(with: match.range(at: 2)), name: nsText.substring(with: match.range(at: 3)),
+                    attributes: String(decoding: text[match.range(at: 1).location..<match.range(at: 1).location + match.range(at: 1).length], as: UTF8.self),
+                    body: open..<close))
+        }
+        let test = try! NSRegularExpression(pattern: #"@Test\b"#)
+        for match in test.matches(in: blanked, range: NSRange(location: 0, length: nsText.length)) {
+            let end = blanked.utf8.index(blanked.utf8.startIndex, offsetBy: match.range.location)
+            let rest = source.utf8[end...].prefix(4000)
+            let attribute = String(decoding: rest.prefix { $0 != UInt8(ascii: "{") }, as: UTF8.self)
+            tests.append((match.range.location, attribute))
+        }
+    }
+
+    /// The scopes around `offset`, innermost first.
+    func enclosing(_ offset: Int) -> [Scope] {
+        scopes.filter { $0.body.contains(offset) }.sorted { $0.body.count < $1.body.count }
+    }
+}
+
+extension ArchitectureDocumentTests {
+    @Test("every test has a time limit: its own, or its suite's (a suite extended in another file counts), so a hang fails with its name")
+    func everyTestHasATimeLimit() throws {
+        let root = TestData.packageRoot.appendingPathComponent("Tests")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "swift" } ?? []
+        var parsed: [(URL, SwiftDeclarations)] = []
+        var limitedTypes: Set<String> = []
+        for file in files {
+            let declarations = SwiftDeclarations(try String(contentsOf: file, encoding: .utf8))
+            parsed.append((file, declarations))
+            for scope in declarations.scopes where scope.kind != "extension" && scope.attributes.contains(".timeLimit(") {
+                limitedTypes.insert(scope.name)
+            }
+        }
+        var tests = 0
+        for (file, declarations) in parsed {
+            for test in declarations.tests {
+                tests += 1
+                let scopes = declarations.enclosing(test.offset)
+                let limited = test.attribute.contains(".timeLimit(")
+                    || scopes.contains { limitedTypes.contains($0.name) || $0.attributes.contains(".timeLimit(") }
+                #expect(limited, "\(file.lastPathComponent): \(test.attribute.prefix(100)) has no time limit")
+            }
+        }
+        #expect(tests > 500, "only \(tests) tests found: the reading is broken")
     }
 }

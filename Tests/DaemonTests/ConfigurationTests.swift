@@ -71,7 +71,7 @@ private let everyKeyChanged = """
     log-level debug
     """
 
-@Suite("Configuration")
+@Suite("Configuration", .timeLimit(.minutes(5)))
 struct ConfigurationTests {
     // MARK: Defaults
 

@@ -209,7 +209,7 @@ private func connectGreeted(_ path: String) async throws -> TestClient {
 
 // MARK: - Tests
 
-@Suite("Control server over a real UNIX socket")
+@Suite("Control server over a real UNIX socket", .timeLimit(.minutes(5)))
 struct ControlServerTests {
     @Test("a client is greeted with the release and protocol version")
     func greets() async throws {

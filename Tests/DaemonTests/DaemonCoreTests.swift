@@ -16,7 +16,7 @@ import Testing
 /// directory and trail files in a temporary directory: what a fix or a request leads to on
 /// disk and on the motor, with no thread, socket or sensor. Route progress, the trail and `back`
 /// are simulated walks (a fix a second along a line).
-@Suite("The daemon's executor on a manual clock")
+@Suite("The daemon's executor on a manual clock", .timeLimit(.minutes(5)))
 struct DaemonCoreTests {
     /// A motor that records what it is asked to play.
     final class RecordingMotor: MotorOutput {
@@ -150,7 +150,11 @@ struct DaemonCoreTests {
             return
         }
         #expect(back.name == "back" && back.waypoint == 1)
-        guard case .route(let shown?) = await rig.reply(.route(.show)) else { return }
+        let shownRoute = await rig.reply(.route(.show))
+        guard case .route(let shown?) = shownRoute else {
+            Issue.record("not the reply asked for: \(shownRoute)")
+            return
+        }
         #expect(shown.count == back.count)
         let last = try #require(await Self.lastWaypoint(of: rig))
         #expect(last.name == "start of the trail")
@@ -221,7 +225,11 @@ struct DaemonCoreTests {
         #expect(error.message.hasPrefix("guiding, but recent.json could not be saved"), "\(error.message)")
         #expect(!error.message.contains("target.json"), "\(error.message)")
         let restarted = try Rig(directory: rig.directory)
-        guard case .status(let status) = await restarted.reply(.status) else { return }
+        let restartedStatus = await restarted.reply(.status)
+        guard case .status(let status) = restartedStatus else {
+            Issue.record("not the reply asked for: \(restartedStatus)")
+            return
+        }
         #expect(status.route == nil, "the dropped route came back")
         #expect(status.destination?.name == "bakery")
 
@@ -235,7 +243,11 @@ struct DaemonCoreTests {
         }
         #expect(routeError.message.hasPrefix("guiding along the route, but target.json could not be saved"), "\(routeError.message)")
         let again = try Rig(directory: rig.directory)
-        guard case .status(let after) = await again.reply(.status) else { return }
+        let laterStatus = await again.reply(.status)
+        guard case .status(let after) = laterStatus else {
+            Issue.record("not the reply asked for: \(laterStatus)")
+            return
+        }
         #expect(after.route == nil)
         #expect(after.destination?.name == "bakery")
     }
@@ -259,7 +271,11 @@ struct DaemonCoreTests {
         }
         #expect(error.code == .internal)
         #expect(error.message.hasPrefix("muted, but mute.json could not be saved: "), "\(error.message)")
-        guard case .status(let status) = await rig.reply(.status) else { return }
+        let statusReply = await rig.reply(.status)
+        guard case .status(let status) = statusReply else {
+            Issue.record("not the reply asked for: \(statusReply)")
+            return
+        }
         #expect(status.isMuted == true, "the wearer's mute holds for this run")
     }
 

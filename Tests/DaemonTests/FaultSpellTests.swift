@@ -2,7 +2,7 @@ import Testing
 
 @testable import Daemon
 
-@Suite("Recurring faults in the log")
+@Suite("Recurring faults in the log", .timeLimit(.minutes(5)))
 struct FaultSpellTests {
     typealias Instant = ContinuousClock.Instant
 

@@ -3,7 +3,7 @@ import Foundation
 import Geodesy
 import Testing
 
-@Suite("Fix as JSON")
+@Suite("Fix as JSON", .timeLimit(.minutes(5)))
 struct FixJSONTests {
     @Test("every documented field, with null for what is unknown, parses back")
     func fields() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import Daemon
 
 /// When the sampling thread tells the core that the IMU stopped answering (issue 30, item 1).
-@Suite("IMU silence")
+@Suite("IMU silence", .timeLimit(.minutes(5)))
 struct IMUSilenceTests {
     @Test("the IMU counts as silent after 1 s and three failed reads since the last good one, once; a good read ends it")
     func silenceRule() {

@@ -109,7 +109,7 @@ private let everything = Everything(
     rows: [[1, 0, 0], [], [0.5, 2.5e300]], table: ["b": 2, "a": 1, "é": 3],
     list: [.init(label: "x", values: [], flags: nil)], optionals: [1, nil, 3])
 
-@Suite("JSON encoder and decoder: what JSONEncoder and JSONDecoder did")
+@Suite("JSON encoder and decoder: what JSONEncoder and JSONDecoder did", .timeLimit(.minutes(5)))
 struct JSONCodingTests {
     static let replies: [ControlReply] =
         [

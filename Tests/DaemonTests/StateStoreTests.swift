@@ -230,7 +230,7 @@ private final class FaultyFileSystem: StateFileSystem, Sendable {
 
 // MARK: - Round trips and restarts
 
-@Suite("State store: round trips")
+@Suite("State store: round trips", .timeLimit(.minutes(5)))
 struct StateStoreRoundTripTests {
     @Test("a fresh directory loads as the defaults, with nothing to report")
     func freshDirectory() throws {
@@ -407,7 +407,7 @@ struct StateStoreRoundTripTests {
 
 // MARK: - The recent list
 
-@Suite("Recent destinations")
+@Suite("Recent destinations", .timeLimit(.minutes(5)))
 struct RecentDestinationsTests {
     @Test("keeps the five newest, newest first")
     func capacity() {
@@ -620,7 +620,7 @@ private let damages: [Damage] = [
         defect: .outOfRange(field: "places", value: 501, allowed: "at most 500 places")),
 ]
 
-@Suite("State store: damaged files")
+@Suite("State store: damaged files", .timeLimit(.minutes(5)))
 struct StateStoreDamageTests {
     @Test("a damaged file is moved aside as .corrupt and reported; the other files still load", arguments: damages)
     func setAside(damage: Damage) throws {
@@ -806,7 +806,7 @@ private func saveNewValue(of file: StateFile, in store: StateStore) throws(State
     }
 }
 
-@Suite("State store: failed saves")
+@Suite("State store: failed saves", .timeLimit(.minutes(5)))
 struct StateStoreFailedSaveTests {
     @Test("a save that fails before its rename keeps the previous file byte for byte", arguments: saveFaults)
     func failedSaveKeepsOldFile(fault: SaveFault) throws {
@@ -984,7 +984,7 @@ struct StateStoreFailedSaveTests {
 
 // MARK: - The directory
 
-@Suite("State store: the directory")
+@Suite("State store: the directory", .timeLimit(.minutes(5)))
 struct StateStoreDirectoryTests {
     @Test("a missing directory is created, with missing parents, mode 0700")
     func createsDirectory() throws {
@@ -1067,7 +1067,7 @@ struct StateStoreDirectoryTests {
     }
 }
 
-@Suite("State store: a file that would hold its default")
+@Suite("State store: a file that would hold its default", .timeLimit(.minutes(5)))
 struct StateStoreDefaultTests {
     @Test(
         "no target, or unmuted, saved while the file cannot be replaced: the file is removed, and loads as the default (issue 30, item 18)",
@@ -1087,7 +1087,7 @@ struct StateStoreDefaultTests {
     }
 }
 
-@Suite("State store: the target's files from an earlier build")
+@Suite("State store: the target's files from an earlier build", .timeLimit(.minutes(5)))
 struct StateStoreLegacyTargetTests {
     static let legacyDestination = #"{"destination":{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},"version":1}"#
     static let legacyRoute = #"{"route":{"index":1,"name":"Loop","waypoints":[{"lat":1,"lon":2},{"lat":1,"lon":3}]},"version":1}"#

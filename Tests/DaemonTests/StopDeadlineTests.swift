@@ -2,7 +2,7 @@ import Daemon
 import Synchronization
 import Testing
 
-@Suite("Stop deadline")
+@Suite("Stop deadline", .timeLimit(.minutes(5)))
 struct StopDeadlineTests {
     @Test("the expiry action runs when not disarmed in time, and not when disarmed")
     func expiry() async throws {

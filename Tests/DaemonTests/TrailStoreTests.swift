@@ -9,7 +9,7 @@ import Testing
 /// a real temporary directory, with the core's ``TrailLog`` deciding and ``TrailFiles`` writing
 /// as the daemon runs them (``TrailHarness``). The walks are simulated (a fix a second along a
 /// line).
-@Suite("Breadcrumb trail")
+@Suite("Breadcrumb trail", .timeLimit(.minutes(5)))
 struct TrailStoreTests {
     static let start = Coordinate(uncheckedLatitudeDegrees: 48.8556, longitudeDegrees: 2.2986)
     static let epoch: Int64 = 1_782_950_400

@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import GPSClient
 
-@Suite("One report per epoch, from gpsd's own expected output")
+@Suite("One report per epoch, from gpsd's own expected output", .timeLimit(.minutes(10)))
 struct FixAssemblerTests {
     /// Feeds every JSON line of a `.chk` file through libgps's parser (`gps_unpack`, no daemon)
     /// and the assembler, 10 ms apart, as gpsd would send them in a burst.

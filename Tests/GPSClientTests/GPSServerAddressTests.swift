@@ -2,7 +2,7 @@ import Testing
 
 @testable import GPSClient
 
-@Suite("gpsd addresses")
+@Suite("gpsd addresses", .timeLimit(.minutes(10)))
 struct GPSServerAddressTests {
     @Test(
         "accepted forms",

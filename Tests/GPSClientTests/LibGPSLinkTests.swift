@@ -2,7 +2,7 @@ import Foundation
 import GPSClient  // linked as the daemon links it
 import Testing
 
-@Suite("How libgps is linked")
+@Suite("How libgps is linked", .timeLimit(.minutes(10)))
 struct LibGPSLinkTests {
     /// libgps.so would bring libdbus-1 and, through it, libsystemd, libgcrypt and four more
     /// libraries (about 1 MB resident); the static archive with CGPSLink's D-Bus stand-ins brings

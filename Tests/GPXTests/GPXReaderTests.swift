@@ -3,7 +3,7 @@ import Testing
 
 /// GPX read with expat (issue 19): the three kinds of point list, both versions, and every
 /// hostile file refused with an error naming what and where.
-@Suite("GPX: reading")
+@Suite("GPX: reading", .timeLimit(.minutes(5)))
 struct GPXReaderTests {
     static func read(_ text: String, limits: GPXReader.Limits = GPXReader.Limits()) throws(GPXError) -> GPXDocument {
         try GPXReader.read(Array(text.utf8), limits: limits)

@@ -1,7 +1,7 @@
 import GPX
 import Testing
 
-@Suite("GPX: writing")
+@Suite("GPX: writing", .timeLimit(.minutes(5)))
 struct GPXWriterTests {
     static let walk = GPXDocument(
         name: "Walk <1> & \"2\"",

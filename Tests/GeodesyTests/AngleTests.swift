@@ -1,7 +1,7 @@
 import Geodesy
 import Testing
 
-@Suite("Angle")
+@Suite("Angle", .timeLimit(.minutes(5)))
 struct AngleTests {
     /// Tolerance for results that go through `sin`, `cos` and `atan2`.
     static let trigToleranceDegrees = 1e-9

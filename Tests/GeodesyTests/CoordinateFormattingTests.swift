@@ -16,7 +16,7 @@ struct FormattedCoordinate: Sendable, CustomTestStringConvertible {
     var testDescription: String { expected }
 }
 
-@Suite("Coordinate formatting")
+@Suite("Coordinate formatting", .timeLimit(.minutes(5)))
 struct CoordinateFormattingTests {
     /// Hand-computed: 48°51'30.2" = 48 + 51/60 + 30.2/3600 = 48.858388888…
     static let eiffelLatitude = 48 + 51.0 / 60 + 30.2 / 3600
@@ -235,7 +235,7 @@ struct CoordinateFormattingTests {
 }
 
 // Compass points are a formatting concern of bearings, so their tests live with formatting.
-@Suite("Compass point")
+@Suite("Compass point", .timeLimit(.minutes(5)))
 struct CompassPointTests {
     @Test(
         "bearings fall into 22.5° sectors, a boundary going clockwise",

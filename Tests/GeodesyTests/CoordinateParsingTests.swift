@@ -35,7 +35,7 @@ private let eiffelDMLatitude = 48.858383333333333
 private let eiffelLatitude = 48.8584
 private let eiffelLongitude = 2.2945
 
-@Suite("Coordinate parsing")
+@Suite("Coordinate parsing", .timeLimit(.minutes(5)))
 struct CoordinateParsingTests {
     /// Far below the 0.05″ (1.4e-5°) the formats can express, far above Double round-off.
     static let toleranceDegrees = 1e-12

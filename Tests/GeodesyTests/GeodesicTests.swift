@@ -10,7 +10,7 @@ private func azimuthError(_ a: Double, _ b: Double) -> Double {
     return min(d, 360 - d)
 }
 
-@Suite("WGS84 geodesic inverse")
+@Suite("WGS84 geodesic inverse", .timeLimit(.minutes(5)))
 struct GeodesicTests {
     static let reference = try! TestData.table("Tests/GeodesyTests/Data/geodesic_inverse.tsv")
 
@@ -106,8 +106,7 @@ struct GeodesicTests {
 
     @Test("random pairs agree with the GeodSolve program itself")
     func geodSolveDifferential() throws {
-        guard let geodSolve = try ExternalTool.find("GeodSolve", hint: "apt-get install geographiclib-tools")
-        else { return }
+        let geodSolve = try ExternalTool.find("GeodSolve", hint: "apt-get install geographiclib-tools")
         var generator = SeededGenerator(seed: 2025)
         var lines: [String] = []
         var pairs: [(Double, Double, Double, Double)] = []

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Plus codes against the Open Location Code project's own test data (issue 26): every row of
 /// its decoding, encoding, short-code recovery and validity tables, unchanged.
-@Suite("Open Location Code: the specification's test data")
+@Suite("Open Location Code: the specification's test data", .timeLimit(.minutes(5)))
 struct OpenLocationCodeTests {
     /// The rows of one of the project's CSV files, comments and blank lines skipped.
     static func rows(_ name: String) throws -> [[String]] {

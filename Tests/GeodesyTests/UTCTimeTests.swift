@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import Geodesy
 
-@Suite("UTC time")
+@Suite("UTC time", .timeLimit(.minutes(5)))
 struct UTCTimeTests {
     /// Foundation's formatter, an independent implementation of the calendar.
     static func foundationISO(_ seconds: Int64, milliseconds: Int64) -> String {

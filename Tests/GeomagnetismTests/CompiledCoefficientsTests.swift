@@ -4,7 +4,7 @@ import Geomagnetism
 import Testing
 
 /// The compiled-in WMM2025 table must be the coefficient file, bit for bit.
-@Suite("Compiled WMM2025 coefficients")
+@Suite("Compiled WMM2025 coefficients", .timeLimit(.minutes(5)))
 struct CompiledCoefficientsTests {
     @Test("the compiled table equals WMM2025.COF exactly")
     func tableEqualsFile() throws {
@@ -44,19 +44,8 @@ struct CompiledCoefficientsTests {
         "the generated Swift file is what the generator produces",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh")))
     func generatorIsCurrent() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            TestData.packageRoot.appendingPathComponent("scripts/generate-wmm-coefficients").path,
-            "--check",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        try process.run()
-        let errorOutput = errorPipe.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errorOutput, as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "generator --check failed: \(message)")
+        let output = try ExternalTool.run(
+            URL(fileURLWithPath: "/bin/sh"), [TestData.packageRoot.appendingPathComponent("scripts/generate-wmm-coefficients").path, "--check"])
+        #expect(output.status == 0, "generator --check failed: \(output.standardError)")
     }
 }

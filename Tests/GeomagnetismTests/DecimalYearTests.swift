@@ -2,7 +2,7 @@ import Geomagnetism
 import Testing
 
 /// NOAA's decimal year: year + (day of year − 1 + fraction of day) / days in the year.
-@Suite("Decimal year")
+@Suite("Decimal year", .timeLimit(.minutes(5)))
 struct DecimalYearTests {
     @Test("2026-07-02 is 2026.49863")
     func noaaExample() throws {

@@ -28,7 +28,7 @@ import Testing
 /// a port of NOAA's C library give our numbers, not the file's. So the X, H, F, Ẋ, Ḣ, Ḟ
 /// tolerances below are half a unit plus NOAA's measured X′ error, and Z′ and Ż′ are checked
 /// at half a unit instead of Z and Ż.
-@Suite("NOAA WMM2025 test values")
+@Suite("NOAA WMM2025 test values", .timeLimit(.minutes(5)))
 struct NOAATestValuesTests {
     /// Half a unit of the printed 1e-6 (nT, nT/yr, °/yr).
     static let halfUnit = 5e-7

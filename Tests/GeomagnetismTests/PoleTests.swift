@@ -4,7 +4,7 @@ import Testing
 
 /// The poles, where cos φ′ = 0: results must be finite and continuous with nearby latitudes,
 /// and the horizontal field must be one fixed vector seen from different meridians.
-@Suite("Poles and degenerate input")
+@Suite("Poles and degenerate input", .timeLimit(.minutes(5)))
 struct PoleTests {
     static let model = MagneticModel.wmm2025
     static let year = 2026.5

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Randomised checks against an independently written evaluation (`ReferencePotential`) and
 /// of the secular-variation formulas against finite differences in time.
-@Suite("Randomised property and differential tests")
+@Suite("Randomised property and differential tests", .timeLimit(.minutes(5)))
 struct PropertyTests {
     static let model = MagneticModel.wmm2025
 

@@ -8,7 +8,7 @@ import TestSupport
 /// Columns: date, height (km), lat, lon, X, Y, Z, H, F, I, D, GV, Xdot, Ydot, Zdot, Hdot, Fdot,
 /// Idot, Ddot. Intensities are printed to 0.1 nT and angles to 0.01°, so agreement is half a
 /// unit of the last digit. GV is NaN where it is not defined (equatorward of 55°).
-@Suite("WMM2025 report table 6")
+@Suite("WMM2025 report table 6", .timeLimit(.minutes(5)))
 struct ReportTable6Tests {
     /// Half of the printed 0.1 nT (and 0.1 nT/yr), plus float slack.
     static let intensityTolerance = 0.05 + 1e-9

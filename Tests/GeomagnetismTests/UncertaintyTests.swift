@@ -3,7 +3,7 @@ import Testing
 
 /// The WMM2025 error model: constant σ for X, Y, Z, H, F, I and
 /// σ_D = √(0.26² + (5417 / H)²) degrees.
-@Suite("WMM2025 uncertainty")
+@Suite("WMM2025 uncertainty", .timeLimit(.minutes(5)))
 struct UncertaintyTests {
     @Test("constant uncertainties")
     func constants() {

@@ -3,7 +3,7 @@ import Testing
 
 /// Blackout and caution zones (MIL-PRF-89500B, H < 2000 nT and H < 6000 nT) and the model's
 /// validity interval.
-@Suite("Compass zones and validity")
+@Suite("Compass zones and validity", .timeLimit(.minutes(5)))
 struct ZoneAndValidityTests {
     static let model = MagneticModel.wmm2025
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Guidance
 
-@Suite("The haptic rule")
+@Suite("The haptic rule", .timeLimit(.minutes(5)))
 struct HapticRuleTests {
     static let errors = stride(from: -25.0, through: 25.0, by: 0.5).map { $0 }
 

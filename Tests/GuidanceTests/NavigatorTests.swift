@@ -4,7 +4,7 @@ import Testing
 
 @testable import Guidance
 
-@Suite("The navigator on a manual clock")
+@Suite("The navigator on a manual clock", .timeLimit(.minutes(5)))
 struct NavigatorTests {
     static let here = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)
     /// 3.17 km away at a bearing of 85.56° (GeodSolve: 85.56019101171199).

@@ -7,7 +7,7 @@ import Testing
 /// `place mark`'s averaging on the simulated receiver, whose error is a slowly drifting offset
 /// (correlated over a minute, as real receivers' are) plus a little jitter: real data cannot
 /// give the truth of a standing wearer's position, so this is simulation, and says so.
-@Suite("Averaging fixes for place mark (simulated receiver)")
+@Suite("Averaging fixes for place mark (simulated receiver)", .timeLimit(.minutes(5)))
 struct PositionAverageTests {
     static let truth = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)
 

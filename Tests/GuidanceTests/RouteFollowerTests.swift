@@ -7,7 +7,7 @@ import TestSupport
 
 /// Following a route waypoint by waypoint (issue 19), on simulated walks: what a walker's fixes
 /// do can only be simulated here (the end-to-end test on the daemon comes with the protocol).
-@Suite("Route following")
+@Suite("Route following", .timeLimit(.minutes(5)))
 struct RouteFollowerTests {
     /// The start, by the Eiffel Tower.
     static let origin = Coordinate(uncheckedLatitudeDegrees: 48.8584, longitudeDegrees: 2.2945)

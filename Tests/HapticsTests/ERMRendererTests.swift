@@ -3,7 +3,7 @@ import Testing
 
 @testable import Haptics
 
-@Suite("Rendering cues and patterns on an ERM")
+@Suite("Rendering cues and patterns on an ERM", .timeLimit(.minutes(5)))
 struct ERMRendererTests {
     static let settings = MotorSettings()
     static let renderer = ERMRenderer(settings: settings)

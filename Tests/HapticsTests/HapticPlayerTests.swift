@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import Haptics
 
-@Suite("The player on a manual clock")
+@Suite("The player on a manual clock", .timeLimit(.minutes(5)))
 struct HapticPlayerTests {
     static let settings = MotorSettings()
 
@@ -67,8 +67,12 @@ struct HapticPlayerTests {
         let channel = RecordingPWMChannel(periodNanoseconds: Self.settings.periodNanoseconds, clock: clock)
         let player = HapticPlayer(channel: channel, settings: Self.settings, clock: clock)
         let running = Task { try await player.run() }
-        // Silent: nothing is driven and the player sleeps without a deadline (no polling).
-        try await Task.sleep(for: .milliseconds(50))
+        // Silent: once its thread runs, nothing is driven and it sleeps without a deadline (no
+        // polling): waiting on its alarm, not on the clock.
+        // Long enough for a loaded test pool to start the player's task (the suite's limit is longer).
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !player.isIdle && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(player.isIdle, "the player's thread never reached its idle wait")
         #expect(channel.writes.isEmpty)
         #expect(clock.sleeperCount == 0)
 
@@ -214,7 +218,7 @@ private final class FailingChannel: PWMChannel, Sendable {
     }
 }
 
-@Suite("The player when the channel fails")
+@Suite("The player when the channel fails", .timeLimit(.minutes(5)))
 struct HapticPlayerFailureTests {
     @Test("a failed channel is reported once, retried at 1, 2, 4 … s, and driven again once it works")
     func failureIsRetried() async throws {
@@ -272,7 +276,7 @@ private final class TimedChannel: PWMChannel, Sendable {
     func shutDown() throws(PWMError) { shutDowns.withLock { $0 += 1 } }
 }
 
-@Suite("The player on the continuous clock (its own thread)")
+@Suite("The player on the continuous clock (its own thread)", .timeLimit(.minutes(5)))
 struct HapticPlayerRealTimeTests {
     @Test("edges come on time, never early, and a silence stops the motor at once")
     func edgesAndSilence() async throws {

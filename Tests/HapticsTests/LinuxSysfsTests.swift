@@ -2,7 +2,7 @@ import Foundation
 import Haptics
 import Testing
 
-@Suite("LinuxSysfs on an ordinary directory")
+@Suite("LinuxSysfs on an ordinary directory", .timeLimit(.minutes(5)))
 struct LinuxSysfsTests {
     /// A temporary directory holding `duty_cycle` with `initial`, removed by the returned closure.
     static func directory(holding initial: String) throws -> (root: URL, file: URL, remove: () -> Void) {

@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import Haptics
 
-@Suite("The sysfs PWM channel against a tree that enforces the kernel's rules")
+@Suite("The sysfs PWM channel against a tree that enforces the kernel's rules", .timeLimit(.minutes(5)))
 struct SysfsPWMChannelTests {
     static let period: UInt64 = 40_000
 

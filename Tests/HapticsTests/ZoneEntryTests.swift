@@ -8,7 +8,7 @@ import TestSupport
 /// a manual clock: the navigator's rule (``HapticRule``) makes each sample's cue, delivered
 /// when it changes as the navigator delivers it, to the real player writing a recording
 /// channel. (The core hands the player each sample's cue synchronously: `DaemonCore.sample`.)
-@Suite("Entering and leaving the zone, on a manual clock")
+@Suite("Entering and leaving the zone, on a manual clock", .timeLimit(.minutes(5)))
 struct ZoneEntryTests {
     static let settings = MotorSettings()
     static let samplePeriod = Duration.milliseconds(20)

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import Heading
 
-@Suite("Magnetometer calibration")
+@Suite("Magnetometer calibration", .timeLimit(.minutes(5)))
 struct CalibrationFitTests {
     /// A random symmetric soft-iron distortion with entries up to `size`.
     static func softIron(_ size: Double, _ generator: inout SeededGenerator) -> Matrix3 {

@@ -5,7 +5,7 @@ import Testing
 
 /// The course assist on synthetic walks: a compass that reads `offset` degrees off the true
 /// walking direction, with a gait's yaw sway, and 1 Hz fixes whose track is the true direction.
-@Suite("Course assist")
+@Suite("Course assist", .timeLimit(.minutes(5)))
 struct CourseAssistTests {
     /// Feeds `seconds` of walking: 50 Hz headings, a fix each second.
     static func walk(

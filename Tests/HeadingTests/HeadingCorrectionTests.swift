@@ -5,7 +5,7 @@ import Testing
 
 /// The gain of the magnetometer's correction of the heading, sample by sample at 50 Hz, against
 /// what the settings say in closed form.
-@Suite("How much of each magnetometer sample corrects the heading")
+@Suite("How much of each magnetometer sample corrects the heading", .timeLimit(.minutes(5)))
 struct HeadingCorrectionTests {
     static let dt = 0.02
 

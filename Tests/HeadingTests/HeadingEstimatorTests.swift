@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import Heading
 
-@Suite("The heading pipeline on simulated motion")
+@Suite("The heading pipeline on simulated motion", .timeLimit(.minutes(5)))
 struct HeadingEstimatorTests {
     static let rate = 50.0
     static let dt = 1 / rate

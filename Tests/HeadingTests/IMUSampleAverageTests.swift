@@ -1,7 +1,7 @@
 import Heading
 import Testing
 
-@Suite("Averaging the reads of one sample period")
+@Suite("Averaging the reads of one sample period", .timeLimit(.minutes(5)))
 struct IMUSampleAverageTests {
     @Test("the mean of the samples added, then a fresh start")
     func mean() {

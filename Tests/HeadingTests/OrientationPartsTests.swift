@@ -5,7 +5,7 @@ import Testing
 @testable import Heading
 
 /// The orientation filter's parts, each against what it must do by construction.
-@Suite("Orientation filter parts")
+@Suite("Orientation filter parts", .timeLimit(.minutes(5)))
 struct OrientationPartsTests {
     @Test("a quaternion from a rotation vector turns exactly: 1000 °/s about a tilted axis for 1 s, in 50 steps")
     func exactRotation() {

@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import Heading
 
-@Suite("Tilt compensation")
+@Suite("Tilt compensation", .timeLimit(.minutes(5)))
 struct TiltCompensationTests {
     @Test("exact heading at any attitude within ±80° of level, at inclinations 0° to 85°")
     func exact() {

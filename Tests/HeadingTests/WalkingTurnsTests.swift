@@ -9,7 +9,7 @@ import TestSupport
 /// stretches, and the heading must not lag in the turns (a heading 0.5 s late at 30 °/s buzzes
 /// 15° late and the wearer overshoots). Simulated: what real data cannot give is a walk with
 /// exact truth; the sway and trunk accelerations are `SimulatedWalker`'s and the fixtures'.
-@Suite("Walking with turns, without a gyroscope")
+@Suite("Walking with turns, without a gyroscope", .timeLimit(.minutes(5)))
 struct WalkingTurnsTests {
     static let rate = 50.0
     static let dt = 1 / rate

@@ -5,7 +5,7 @@ import Testing
 /// The sampling thread dates a burst's samples back from the read, and an event never goes back
 /// before the latest one: samples older than a fix that came between bursts take the fix's time,
 /// so several can arrive with no time between them. They must not restart the filters.
-@Suite("Samples with no time between them")
+@Suite("Samples with no time between them", .timeLimit(.minutes(5)))
 struct ZeroTimeStepTests {
     @Test("gravity holds its estimate instead of taking the raw, walking-tilted accelerometer")
     func gravityHolds() {

@@ -17,7 +17,7 @@ private let allMaps: [AxisMap] = {
     return maps
 }()
 
-@Suite("AxisMap: signed axis permutations, chip axes to body axes")
+@Suite("AxisMap: signed axis permutations, chip axes to body axes", .timeLimit(.minutes(5)))
 struct AxisMapTests {
     @Test("\"-y,-x,-z\" takes chip (1, 2, 3) to body (−2, −1, −3)")
     func applies() throws {

@@ -13,7 +13,7 @@ private let attitudes = [
     Attitude(yawDegrees: 300, pitchDegrees: 60, rollDegrees: 170),
 ]
 
-@Suite("Board presets: chips, addresses and axis maps")
+@Suite("Board presets: chips, addresses and axis maps", .timeLimit(.minutes(5)))
 struct BoardPresetTests {
     @Test("every preset names a magnetometer and an accelerometer at one of their addresses")
     func chipsInTheirRoles() {

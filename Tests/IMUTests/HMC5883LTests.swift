@@ -4,7 +4,7 @@ import IMU
 import Simulation
 import Testing
 
-@Suite("HMC5883L: big-endian X, Z, Y; RDY that reading does not clear")
+@Suite("HMC5883L: big-endian X, Z, Y; RDY that reading does not clear", .timeLimit(.minutes(5)))
 struct HMC5883LTests {
     private static let lsb = HMC5883L.Gain.gauss1_3.microteslaPerLSB
 

@@ -23,7 +23,7 @@ private final class Rig {
     }
 }
 
-@Suite("ICM-20948: bank-switched accelerometer and gyroscope, with bypass for the AK09916")
+@Suite("ICM-20948: bank-switched accelerometer and gyroscope, with bypass for the AK09916", .timeLimit(.minutes(5)))
 struct ICM20948Tests {
     @Test("configure: reset, wake, rates and ranges in bank 2, bypass and data-ready in bank 0")
     func initSequence() throws {
@@ -153,7 +153,7 @@ struct ICM20948Tests {
     }
 }
 
-@Suite("AK09916 behind the ICM-20948's bypass")
+@Suite("AK09916 behind the ICM-20948's bypass", .timeLimit(.minutes(5)))
 struct AK09916Tests {
     /// The ICM-20948 configured (bypass on) and an AK09916 driver at 0x0C.
     private static func configuredRig() throws -> (Rig, AK09916, () -> [Duration]) {

@@ -52,7 +52,7 @@ enum ChipAt0x1E: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("IMUDetector: imu auto, with a reason for every address")
+@Suite("IMUDetector: imu auto, with a reason for every address", .timeLimit(.minutes(5)))
 struct IMUDetectorTests {
     @Test("each preset's chips are found, paired and named after the board", arguments: BoardPreset.all)
     func presets(preset: BoardPreset) {

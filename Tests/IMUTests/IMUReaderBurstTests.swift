@@ -37,7 +37,7 @@ private let fieldA = Vector3(20.5, 0.9, 43.6)
 private let fieldB = Vector3(-3, 18, 40)
 private let tolerance = 0.01
 
-@Suite("IMUReader bursts: the LSM6DSL's FIFO, read ten times a second")
+@Suite("IMUReader bursts: the LSM6DSL's FIFO, read ten times a second", .timeLimit(.minutes(5)))
 struct IMUReaderBurstTests {
     @Test("every queued sample comes back in order, body frame, each with the field nearest in time")
     func samplesInOrder() throws {

@@ -36,7 +36,7 @@ private extension IMUReader.Outcome {
     }
 }
 
-@Suite("IMUReader: body-frame samples, retries, re-initialisation with backoff")
+@Suite("IMUReader: body-frame samples, retries, re-initialisation with backoff", .timeLimit(.minutes(5)))
 struct IMUReaderTests {
     @Test("a new reading gives a body-frame sample; no new reading gives noNewSample")
     func samples() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// There is no I2C adapter on the build machine, so these tests drive the real code into its
 /// error paths: a missing node, a node that is not an adapter, and libi2c's −errno convention.
-@Suite("The Linux I2C bus: errors with context, libi2c's negative errno, EINTR retried")
+@Suite("The Linux I2C bus: errors with context, libi2c's negative errno, EINTR retried", .timeLimit(.minutes(5)))
 struct LinuxI2CBusTests {
     /// A fresh temporary directory, removed by the caller.
     private static func temporaryDirectory() throws -> URL {

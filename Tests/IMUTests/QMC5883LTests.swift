@@ -4,7 +4,7 @@ import IMU
 import Simulation
 import Testing
 
-@Suite("QMC5883L: little-endian, DRDY cleared by reading the data")
+@Suite("QMC5883L: little-endian, DRDY cleared by reading the data", .timeLimit(.minutes(5)))
 struct QMC5883LTests {
     private static let lsb = QMC5883L.Range.gauss8.microteslaPerLSB
 

@@ -6,7 +6,7 @@ import Testing
 
 /// What only the LSM303DLHC has; the checks it shares with the other ST chips are in
 /// `STMagnetometerTests` and `STAccelerometerTests`.
-@Suite("LSM303DLHC on its register emulators")
+@Suite("LSM303DLHC on its register emulators", .timeLimit(.minutes(5)))
 struct STLSM303DLHCTests {
     @Test("magnetometer decoding is big-endian in the order X, Z, Y")
     func magnetometerDecodeLayout() {

@@ -6,7 +6,7 @@ import Testing
 
 /// What only the LSM303D has: one die, and one driver, in both roles. The checks each role
 /// shares with the other ST chips are in `STMagnetometerTests` and `STAccelerometerTests`.
-@Suite("LSM303D on its register emulator")
+@Suite("LSM303D on its register emulator", .timeLimit(.minutes(5)))
 struct STLSM303DTests {
     static let address: UInt8 = 0x1D
 

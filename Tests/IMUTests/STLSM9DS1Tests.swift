@@ -6,7 +6,7 @@ import Testing
 
 /// What only the LSM9DS1 has; the checks it shares with the other ST chips are in
 /// `STMagnetometerTests` and `STAccelerometerTests`.
-@Suite("LSM9DS1 on its register emulators")
+@Suite("LSM9DS1 on its register emulators", .timeLimit(.minutes(5)))
 struct STLSM9DS1Tests {
     @Test("the accelerometer/gyroscope status register is mirrored at 0x27, beside the accelerometer output")
     func statusMirror() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// What every ST driver must do on its emulator, run over the table in `STSensorCase`; what
 /// only one chip has is in that chip's own `ST<chip>Tests`.
-@Suite("ST sensors on their register emulators")
+@Suite("ST sensors on their register emulators", .timeLimit(.minutes(5)))
 struct STSensorTests {
     /// Flat and face up (+1 g on z at ±4 g), then fractions of full scale as in `truths`.
     static let fractionsOfFullScale = [Vector3(0, 0, 0.25)] + truths(fullScale: 1)

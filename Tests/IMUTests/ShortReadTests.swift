@@ -14,7 +14,7 @@ private final class ShortDevice: I2CDevice {
     func writeRegister(_ register: UInt8, _ value: UInt8) throws(I2CError) {}
 }
 
-@Suite("Short register reads")
+@Suite("Short register reads", .timeLimit(.minutes(5)))
 struct ShortReadTests {
     @Test("a short block read is an EIO naming the register and the byte counts, never a trap")
     func shortReads() throws {

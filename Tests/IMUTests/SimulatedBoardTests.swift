@@ -31,7 +31,7 @@ private let attitudes = [
     Attitude(yawDegrees: 217, pitchDegrees: -25, rollDegrees: 15), Attitude(yawDegrees: 333, rollDegrees: -40),
 ]
 
-@Suite("SimulatedBoard: every preset, which the real detector and reader see through")
+@Suite("SimulatedBoard: every preset, which the real detector and reader see through", .timeLimit(.minutes(5)))
 struct SimulatedBoardTests {
     @Test("the default board is the BerryGPS-IMU v4: a LIS3MDL at 0x1C and an LSM6DSL at 0x6A")
     func defaultBoard() throws {

@@ -7,7 +7,7 @@ import Testing
 ///
 /// The install tests use `make install-files BIN=<debug build>`: exactly what `make install`
 /// does after its static release build, without the many minutes that build takes.
-@Suite("make install and the systemd units")
+@Suite("make install and the systemd units", .timeLimit(.minutes(10)))
 struct InstallTests {
     static let root = TestData.packageRoot
     /// The highest `systemd-analyze security` exposure we accept (issue 8).
@@ -21,20 +21,18 @@ struct InstallTests {
     }
 
     /// `make -s -C <package root> ARGUMENTS`, which must succeed.
-    static func make(_ arguments: [String]) throws -> ExternalTool.Output? {
-        guard let make = try ExternalTool.find("make", hint: "apt-get install make") else { return nil }
+    static func make(_ arguments: [String]) throws -> ExternalTool.Output {
+        let make = try ExternalTool.find("make", hint: "apt-get install make")
         let output = try ExternalTool.run(make, ["-s", "-C", root.path] + arguments)
         #expect(output.status == 0, "make \(arguments.joined(separator: " ")): \(output.standardError)")
         return output
     }
 
-    /// The directory holding the built programs, or nil (skipped) when they are not built.
-    static func builtPrograms() throws -> URL? {
-        guard let waypointd = try ExternalTool.built("waypointd"), try ExternalTool.built("waypointctl") != nil,
-            try ExternalTool.built("waypoint-web") != nil
-        else {
-            return nil
-        }
+    /// The directory holding the built programs; the test is skipped when they are not built.
+    static func builtPrograms() throws -> URL {
+        let waypointd = try ExternalTool.built("waypointd")
+        _ = try ExternalTool.built("waypointctl")
+        _ = try ExternalTool.built("waypoint-web")
         return waypointd.deletingLastPathComponent()
     }
 
@@ -70,10 +68,10 @@ struct InstallTests {
 
     @Test("install-files puts exactly the Makefile's list, which the README documents, and uninstall takes it back")
     func installedList() throws {
-        guard let programs = try Self.builtPrograms() else { return }
+        let programs = try Self.builtPrograms()
         let stage = try Self.temporaryDirectory("install")
         defer { try? FileManager.default.removeItem(at: stage) }
-        guard let listed = try Self.make(["print-install-files"]) else { return }
+        let listed = try Self.make(["print-install-files"])
         let expected = listed.standardOutput.split(separator: "\n").map(String.init)
         #expect(expected.count == 24)
         #expect(try Self.readmeList() == expected)
@@ -101,7 +99,7 @@ struct InstallTests {
 
     @Test("PREFIX=/usr rewrites the units' paths; an edited config is neither overwritten nor uninstalled")
     func prefixAndConfig() throws {
-        guard let programs = try Self.builtPrograms() else { return }
+        let programs = try Self.builtPrograms()
         let stage = try Self.temporaryDirectory("install-usr")
         defer { try? FileManager.default.removeItem(at: stage) }
         let config = stage.appendingPathComponent("etc/waypointd/waypointd.conf")
@@ -122,16 +120,15 @@ struct InstallTests {
         #expect(try String(contentsOf: config, encoding: .utf8) == "zone-degrees 25\n")
 
         let uninstalled = try Self.make(["uninstall", "DESTDIR=\(stage.path)", "PREFIX=/usr"])
-        #expect(uninstalled?.standardOutput.contains("keeping the edited") == true)
+        #expect(uninstalled.standardOutput.contains("keeping the edited"))
         #expect(Self.files(below: stage) == ["/etc/waypointd/waypointd.conf"])
     }
 
     @Test("systemd-analyze verify passes on both units with the binary staged under a root")
     func verify() throws {
-        guard let programs = try Self.builtPrograms(),
-            let analyze = try ExternalTool.find("systemd-analyze", hint: "apt-get install systemd (scripts/deps.sh)"),
-            let copy = try ExternalTool.find("cp", hint: "coreutils")
-        else { return }
+        let programs = try Self.builtPrograms()
+        let analyze = try ExternalTool.find("systemd-analyze", hint: "apt-get install systemd (scripts/deps.sh)")
+        let copy = try ExternalTool.find("cp", hint: "coreutils")
         let stage = try Self.temporaryDirectory("verify")
         defer { try? FileManager.default.removeItem(at: stage) }
         _ = try Self.make(["install-files", "DESTDIR=\(stage.path)", "BIN=\(programs.path)"])
@@ -166,8 +163,7 @@ struct InstallTests {
 
     @Test("systemd-analyze security --offline=true passes: exposure at most 1.5 for the daemon, 2.0 for the companion")
     func security() throws {
-        guard let analyze = try ExternalTool.find("systemd-analyze", hint: "apt-get install systemd (scripts/deps.sh)")
-        else { return }
+        let analyze = try ExternalTool.find("systemd-analyze", hint: "apt-get install systemd (scripts/deps.sh)")
         for (name, maximum) in [("waypointd.service", Self.maximumExposure), ("waypoint-web.service", 2.0)] {
             let unit = Self.root.appendingPathComponent("systemd/\(name)").path
             let threshold = Int(maximum * 10)
@@ -185,9 +181,7 @@ struct InstallTests {
 
     @Test("the companion's sysusers file makes waypoint-web, a member of waypoint (the control socket's group)")
     func companionUser() throws {
-        guard
-            let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
-        else { return }
+        let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
         let target = try Self.temporaryDirectory("sysusers-web")
         defer { try? FileManager.default.removeItem(at: target) }
         try FileManager.default.createDirectory(at: target.appendingPathComponent("etc"), withIntermediateDirectories: true)
@@ -206,9 +200,7 @@ struct InstallTests {
 
     @Test("the sysusers file creates the user waypoint in the groups i2c and gpio")
     func sysusers() throws {
-        guard
-            let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
-        else { return }
+        let sysusers = try ExternalTool.find("systemd-sysusers", hint: "apt-get install systemd (scripts/deps.sh)")
         let target = try Self.temporaryDirectory("sysusers")
         defer { try? FileManager.default.removeItem(at: target) }
         try FileManager.default.createDirectory(
@@ -231,7 +223,7 @@ struct InstallTests {
 
     @Test("the units agree with the daemon's defaults: socket path, state and config directories")
     func unitsMatchDefaults() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         // An empty config file: every key at its default. (Not /dev/null: only a regular file is
         // read as a config, so that a FIFO or a device cannot hang or flood the daemon.)
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).conf")

@@ -5,7 +5,7 @@ import TestSupport
 /// The man pages (issue 20): `make man` builds them and mandoc finds no warning; `man -l`
 /// renders each; every config key the parser knows and every command the programs take is in
 /// them, so they cannot fall behind the code.
-@Suite("Man pages")
+@Suite("Man pages", .timeLimit(.minutes(10)))
 struct ManPageTests {
     static var built: URL { InstallTests.root.appendingPathComponent(".build/man") }
 
@@ -15,8 +15,8 @@ struct ManPageTests {
 
     @Test("make man lints clean; man -l renders each page with its name and sections")
     func render() throws {
-        guard try InstallTests.make(["man"]) != nil, let man = try ExternalTool.find("man", hint: "apt-get install man-db")
-        else { return }
+        _ = try InstallTests.make(["man"])
+        let man = try ExternalTool.find("man", hint: "apt-get install man-db")
         for (path, name) in [
             ("man1/waypointctl.1", "WAYPOINTCTL(1)"), ("man5/waypointd.conf.5", "WAYPOINTD.CONF(5)"), ("man8/waypointd.8", "WAYPOINTD(8)"),
         ] {
@@ -31,7 +31,8 @@ struct ManPageTests {
 
     @Test("every key of waypointd --print-config is in waypointd.conf(5), with its default")
     func everyKey() throws {
-        guard try InstallTests.make(["man"]) != nil, let waypointd = try ExternalTool.built("waypointd") else { return }
+        _ = try InstallTests.make(["man"])
+        let waypointd = try ExternalTool.built("waypointd")
         let printed = try ExternalTool.run(waypointd, ["--print-config"])
         let settings = printed.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         #expect(settings.count >= 30, "\(settings.count) keys")
@@ -45,7 +46,8 @@ struct ManPageTests {
 
     @Test("every waypointctl command of its --help, and every waypointd command, is in its page")
     func everyCommand() throws {
-        guard try InstallTests.make(["man"]) != nil, let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        _ = try InstallTests.make(["man"])
+        let waypointctl = try ExternalTool.built("waypointctl")
         let help = try ExternalTool.run(waypointctl, ["--help"]).standardOutput
         // The overview's command lines: two spaces, then the command word.
         let commands = Set(
@@ -89,8 +91,8 @@ struct ManPageTests {
     }
 
     /// The page as `mandoc -Tascii` renders it, each line normalized.
-    static func rendered(_ path: String) throws -> [String]? {
-        guard let mandoc = try ExternalTool.find("mandoc", hint: "apt-get install mandoc") else { return nil }
+    static func rendered(_ path: String) throws -> [String] {
+        let mandoc = try ExternalTool.find("mandoc", hint: "apt-get install mandoc")
         let output = try ExternalTool.run(mandoc, ["-Tascii", "-Owidth=200", InstallTests.root.appendingPathComponent(path).path])
         #expect(output.status == 0, "\(output.standardError)")
         // Overstrike (bold, underline) as `col -b` would drop it.
@@ -106,8 +108,8 @@ struct ManPageTests {
         "declination", "locate", "search", "where",
     ])
     func waypointctlSynopsis(command: String) throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let page = try Self.rendered("man/waypointctl.1")
-        else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let page = try Self.rendered("man/waypointctl.1")
         let usages = Self.usages(try ExternalTool.run(waypointctl, [command, "--help"]).standardOutput, program: "waypointctl")
         #expect(!usages.isEmpty)
         for usage in usages {
@@ -120,7 +122,8 @@ struct ManPageTests {
         ["check", "--help"], ["gps", "--help"], ["replay", "--help"], ["motor-test", "--help"], ["--help"],
     ])
     func waypointdSynopsis(arguments: [String]) throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let page = try Self.rendered("man/waypointd.8") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let page = try Self.rendered("man/waypointd.8")
         let joined = page.joined(separator: " ")
         let help = try ExternalTool.run(waypointd, arguments).standardOutput
         // waypointd --help's usage lines carry a description after many spaces: only the synopsis.

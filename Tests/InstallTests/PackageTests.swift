@@ -18,7 +18,7 @@ import Testing
 ///
 /// Needs root. Missing tools skip locally and fail under CI; a machine that cannot host a private
 /// systemd (the script's status 77) skips in both cases, with the reason printed.
-@Suite("the Debian package")
+@Suite("the Debian package", .timeLimit(.minutes(30)))
 struct PackageTests {
     static let root = TestData.packageRoot
     /// The version the upgrade goes to: the same tree, built again under another version.
@@ -31,19 +31,15 @@ struct PackageTests {
     }
 
     /// The tools the package tests need; nil (after saying why) to skip.
-    static func prerequisites() throws -> (make: URL, lintian: URL, dpkgDeb: URL)? {
+    static func prerequisites() throws -> (make: URL, lintian: URL, dpkgDeb: URL) {
         let hint = "apt-get install dpkg-dev debhelper lintian debootstrap (scripts/deps.sh)"
-        guard let make = try ExternalTool.find("make", hint: "apt-get install make"),
-            try ExternalTool.find("dpkg-buildpackage", hint: hint) != nil,
-            try ExternalTool.find("dh", hint: hint) != nil,
-            let lintian = try ExternalTool.find("lintian", hint: hint),
-            let dpkgDeb = try ExternalTool.find("dpkg-deb", hint: hint),
-            try ExternalTool.find("debootstrap", hint: hint, extraDirectories: ["/usr/sbin"]) != nil
-        else { return nil }
-        guard getuid() == 0 else {
-            print("skipping: building and installing the package needs root")
-            return nil
-        }
+        let make = try ExternalTool.find("make", hint: "apt-get install make")
+        _ = try ExternalTool.find("dpkg-buildpackage", hint: hint)
+        _ = try ExternalTool.find("dh", hint: hint)
+        let lintian = try ExternalTool.find("lintian", hint: hint)
+        let dpkgDeb = try ExternalTool.find("dpkg-deb", hint: hint)
+        _ = try ExternalTool.find("debootstrap", hint: hint, extraDirectories: ["/usr/sbin"])
+        guard getuid() == 0 else { try skip("building and installing the package needs root") }
         return (make, lintian, dpkgDeb)
     }
 
@@ -73,7 +69,7 @@ struct PackageTests {
 
     @Test("the package holds the install list, one conffile, the maintainer scripts it needs, and passes lintian")
     func contents() throws {
-        guard let (make, lintian, dpkgDeb) = try Self.prerequisites() else { return }
+        let (make, lintian, dpkgDeb) = try Self.prerequisites()
         let package = try Self.package(with: make)
 
         // The files: make's install list with Debian's paths, compressed where dh_compress
@@ -138,9 +134,8 @@ struct PackageTests {
 
     @Test("in a debootstrapped Debian 12 under its own systemd: install, status, upgrade keeping an edited conffile, remove with the motor off, purge")
     func lifeInADebianSystem() async throws {
-        guard let (make, _, _) = try Self.prerequisites(),
-            let (bash, _) = try ServiceUnderSystemdTests.prerequisites()
-        else { return }
+        let (make, _, _) = try Self.prerequisites()
+        let (bash, _) = try ServiceUnderSystemdTests.prerequisites()
         let made = try ExternalTool.run(bash, [Self.root.appendingPathComponent("scripts/debian-root.sh").path])
         try #require(made.status == 0, "scripts/debian-root.sh: \(made.standardError)")
         let debianRoot = made.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -158,10 +153,7 @@ struct PackageTests {
         let up = try ExternalTool.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["LIFETIME=600", bash.path, ServiceUnderSystemdTests.script.path, "boot", work.path, debianRoot])
-        if up.status == 77 {
-            print("skipping: \(up.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
+        if up.status == 77 { try skip(up.standardError.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(up.status == 0, "\(up.standardError)")
         for deb in [first.deb, upgrade.deb] {
             try FileManager.default.copyItem(at: deb, to: work.appendingPathComponent(deb.lastPathComponent))

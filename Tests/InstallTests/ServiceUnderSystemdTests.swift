@@ -14,7 +14,7 @@ import Testing
 /// Needs root. Missing tools skip locally and fail under CI; a machine that cannot host a
 /// private systemd (no namespaces, no cgroup2, mounts refused: the script's status 77) skips in
 /// both cases, with the reason printed.
-@Suite("waypointd.service under a private systemd")
+@Suite("waypointd.service under a private systemd", .timeLimit(.minutes(15)))
 struct ServiceUnderSystemdTests {
     static let script = TestData.packageRoot.appendingPathComponent("scripts/service-under-systemd.sh")
 
@@ -86,28 +86,24 @@ struct ServiceUnderSystemdTests {
     }
 
     /// The tools a private systemd needs, and the daemon; nil (after saying why) to skip.
-    static func prerequisites() throws -> (bash: URL, waypointd: URL)? {
+    static func prerequisites() throws -> (bash: URL, waypointd: URL) {
         let hint = "apt-get install systemd util-linux (scripts/deps.sh)"
-        guard let bash = try ExternalTool.find("bash", hint: "apt-get install bash"),
-            try ExternalTool.find("systemd", hint: hint, extraDirectories: ["/lib/systemd", "/usr/lib/systemd"]) != nil,
-            try ExternalTool.find("unshare", hint: hint, extraDirectories: ["/usr/bin"]) != nil,
-            try ExternalTool.find("nsenter", hint: hint, extraDirectories: ["/usr/bin"]) != nil,
-            try ExternalTool.find("findmnt", hint: hint, extraDirectories: ["/usr/bin"]) != nil,
-            try ExternalTool.find("systemd-sysusers", hint: hint) != nil,
-            try ExternalTool.find("journalctl", hint: hint) != nil,
-            let waypointd = try ExternalTool.built("waypointd")
-        else { return nil }
-        guard getuid() == 0 else {
-            print("skipping: a private systemd needs root (namespaces, mounts, cgroups)")
-            return nil
-        }
+        let bash = try ExternalTool.find("bash", hint: "apt-get install bash")
+        _ = try ExternalTool.find("systemd", hint: hint, extraDirectories: ["/lib/systemd", "/usr/lib/systemd"])
+        _ = try ExternalTool.find("unshare", hint: hint, extraDirectories: ["/usr/bin"])
+        _ = try ExternalTool.find("nsenter", hint: hint, extraDirectories: ["/usr/bin"])
+        _ = try ExternalTool.find("findmnt", hint: hint, extraDirectories: ["/usr/bin"])
+        _ = try ExternalTool.find("systemd-sysusers", hint: hint)
+        _ = try ExternalTool.find("journalctl", hint: hint)
+        let waypointd = try ExternalTool.built("waypointd")
+        guard getuid() == 0 else { try skip("a private systemd needs root (namespaces, mounts, cgroups)") }
         return (bash, waypointd)
     }
 
     @Test("no IMU at start: active for 60 s without a restart, the problem in status, and the board picked up when it answers")
     func noIMUUnderSystemd() async throws {
-        guard let (bash, waypointd) = try Self.prerequisites(), let waypointctl = try ExternalTool.built("waypointctl")
-        else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let (bash, waypointd) = try Self.prerequisites()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("systemd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let systemd = PrivateSystemd(bash: bash, work: work)
@@ -116,10 +112,7 @@ struct ServiceUnderSystemdTests {
             try? FileManager.default.removeItem(at: work)
         }
         let up = try systemd.script(["up", work.path, waypointd.path])
-        if up.status == 77 {
-            print("skipping: \(up.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
+        if up.status == 77 { try skip(up.standardError.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(up.status == 0, "\(up.standardError)")
         // The simulated board does not answer until 25 s: what a loose cable or the wrong bus
         // looks like to the daemon. A drop-in after the script's adds the events file, by the
@@ -165,7 +158,7 @@ struct ServiceUnderSystemdTests {
 
     @Test("READY, a watchdog kill and restart after a hang, and the motor off after the kill and after a stop")
     func readyWatchdogAndMotorOff() async throws {
-        guard let (bash, waypointd) = try Self.prerequisites() else { return }
+        let (bash, waypointd) = try Self.prerequisites()
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("systemd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -177,10 +170,7 @@ struct ServiceUnderSystemdTests {
 
         let clock = ContinuousClock()
         let up = try systemd.script(["up", work.path, waypointd.path])
-        if up.status == 77 {
-            print("skipping: \(up.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
+        if up.status == 77 { try skip(up.standardError.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(up.status == 0, "\(up.standardError)")
 
         // READY: `systemctl start` of a Type=notify service returns once READY=1 arrived.

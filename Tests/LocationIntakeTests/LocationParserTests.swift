@@ -10,7 +10,7 @@ import TextFormats
 /// are the shape its app's Share button gives; the expected coordinates are the ones written in
 /// each link, and the plus codes' centres come from the reference implementation (PyPI
 /// `openlocationcode` 1.0.1), not from our decoder.
-@Suite("Locations from what phones share")
+@Suite("Locations from what phones share", .timeLimit(.minutes(5)))
 struct LocationParserTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var text: String

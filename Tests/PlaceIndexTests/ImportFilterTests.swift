@@ -9,7 +9,7 @@ import TextFormats
 /// (`MapImport.mayKeep`). Whatever `MapFeature` keeps must get through: each way it keeps a
 /// feature (a name of any kind, an address, a kind a category asks for) is tried here on a line
 /// holding only that tag, with `MapFeature` itself as the judge of what is kept.
-@Suite struct ImportFilterTests {
+@Suite(.timeLimit(.minutes(5))) struct ImportFilterTests {
     static func line(_ tags: [String: String]) -> String {
         let properties = tags.map { "\(JSONWriter.quoted($0.key)):\(JSONWriter.quoted($0.value))" }.sorted().joined(separator: ",")
         return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[7.42,43.73]},"properties":{"# + properties + "}}"

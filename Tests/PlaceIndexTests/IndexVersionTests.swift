@@ -6,7 +6,7 @@ import Testing
 
 /// An index of another schema, or a file that is no index, is refused with what to do, never
 /// misread (issue 27).
-@Suite("Place index versions")
+@Suite("Place index versions", .timeLimit(.minutes(5)))
 struct IndexVersionTests {
     static func scratch() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString)")

@@ -3,7 +3,7 @@ import Testing
 
 /// What the index and the query compare (issue 27): case, accents and ligatures off, the rest
 /// a word break. Expected words written by hand.
-@Suite("Text folding")
+@Suite("Text folding", .timeLimit(.minutes(5)))
 struct TextFoldingTests {
     @Test(
         "case, accents, ligatures and Catalan's punt volat",

@@ -16,7 +16,7 @@ private func distanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
     ).distanceMeters
 }
 
-@Suite("SimulatedGPSReceiver: fixes with a real receiver's errors")
+@Suite("SimulatedGPSReceiver: fixes with a real receiver's errors", .timeLimit(.minutes(5)))
 struct SimulatedGPSReceiverTests {
     @Test("errors match the reported eph: RMS as a 95 % radius implies, about 95 % within eph")
     func errorStatistics() {

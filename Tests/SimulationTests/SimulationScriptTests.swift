@@ -2,7 +2,7 @@ import Geodesy
 import Simulation
 import Testing
 
-@Suite("Simulation event scripts")
+@Suite("Simulation event scripts", .timeLimit(.minutes(5)))
 struct SimulationScriptTests {
     @Test("a script with CRLF line endings reads as its lines, and errors name the right line")
     func crlf() throws {

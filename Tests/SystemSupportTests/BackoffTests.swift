@@ -2,7 +2,7 @@ import Testing
 
 @testable import SystemSupport
 
-@Suite("Backoff")
+@Suite("Backoff", .timeLimit(.minutes(5)))
 struct BackoffTests {
     @Test("1, 2, 4 … capped at 30 s, far past the cap; a success starts again at the first")
     func doubling() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SystemSupport
 
-@Suite("File descriptors and file system calls")
+@Suite("File descriptors and file system calls", .timeLimit(.minutes(5)))
 struct FileDescriptorTests {
     @Test("EINTR is retried until the call does something")
     func retriesInterruptedCalls() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SystemSupport
 
-@Suite("Exclusive file locks and their holders")
+@Suite("Exclusive file locks and their holders", .timeLimit(.minutes(5)))
 struct FileLockTests {
     @Test("/proc/locks lines: the FLOCK holder of a device and inode, not a waiter, a POSIX lock or an OFD lock")
     func holderFromText() {

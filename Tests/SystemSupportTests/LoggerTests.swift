@@ -9,7 +9,7 @@ final class MemoryLogHandler: LogHandler {
     func write(_ record: LogRecord) { records.withLock { $0.append(record) } }
 }
 
-@Suite("Logging")
+@Suite("Logging", .timeLimit(.minutes(5)))
 struct LoggerTests {
     @Test("levels filter before formatting; records carry label, message and metadata")
     func filtering() {

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import SystemSupport
 
-@Suite("systemd's notify, watchdog and socket-activation protocols")
+@Suite("systemd's notify, watchdog and socket-activation protocols", .timeLimit(.minutes(5)))
 struct SystemdNotifierTests {
     @Test("each message is one datagram to NOTIFY_SOCKET, a path or an abstract name", arguments: [false, true])
     func notify(abstract: Bool) throws {

@@ -11,7 +11,7 @@ private func temporaryDirectory() throws -> String {
     return path
 }
 
-@Suite("UNIX stream sockets")
+@Suite("UNIX stream sockets", .timeLimit(.minutes(5)))
 struct UnixSocketTests {
     @Test("bind sets the mode, accepts a client with FD_CLOEXEC, and close removes the file")
     func bindAcceptClose() throws {

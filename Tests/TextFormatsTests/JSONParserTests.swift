@@ -16,7 +16,7 @@ private func parseError(_ bytes: [UInt8]) -> String? {
     }
 }
 
-@Suite("JSON parser: values, and syntax errors with what and where")
+@Suite("JSON parser: values, and syntax errors with what and where", .timeLimit(.minutes(5)))
 struct JSONParserTests {
     @Test(
         "valid JSON parses to the value written",

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import TextFormats
 
-@Suite("JSON writer: the bytes JSONEncoder wrote")
+@Suite("JSON writer: the bytes JSONEncoder wrote", .timeLimit(.minutes(5)))
 struct JSONWriterTests {
     @Test(
         "numbers are written as JSONEncoder writes them",

@@ -4,7 +4,7 @@ import TextFormats
 
 /// Issue 18, item 2: a name can neither repaint a terminal nor split a line, on the way in
 /// (refused by the protocol and the state files) or on the way out (escaped by the client).
-@Suite("Place names")
+@Suite("Place names", .timeLimit(.minutes(5)))
 struct PlaceNameTests {
     @Test(
         "control characters and bidirectional overrides are refused, named with their position",

@@ -3,11 +3,11 @@ import Testing
 import TestSupport
 
 /// The built `waypointctl` binary, fed whole reference files through its batch modes.
-@Suite("waypointctl batch modes against the reference data")
+@Suite("waypointctl batch modes against the reference data", .timeLimit(.minutes(5)))
 struct BatchTests {
     @Test("bearing --batch reproduces every GeodSolve row to 1e-9° and 1e-6 m")
     func bearingBatch() throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         let rows = try TestData.table("Tests/GeodesyTests/Data/geodesic_inverse.tsv")
         let input = rows.map { $0.fields[0..<4].joined(separator: " ") }.joined(separator: "\n") + "\n"
         let output = try ExternalTool.run(waypointctl, ["bearing", "--batch"], input: input)
@@ -28,7 +28,7 @@ struct BatchTests {
 
     @Test("a # comment line passes through as it is, keeping the output aligned (issue 18, item 6)")
     func comments() throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         let input = "# from to\n48.8584 2.2945 48.8530 2.3499\n  # indented\n"
         let output = try ExternalTool.run(waypointctl, ["bearing", "--batch"], input: input)
         #expect(output.status == 0, "\(output.standardError)")
@@ -41,7 +41,7 @@ struct BatchTests {
 
     @Test("declination --batch reproduces NOAA's 100 WMM2025 test values")
     func declinationBatch() throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         let rows = try TestData.numericRows("Tests/GeomagnetismTests/Data/WMM2025_TestValues.txt")
         try #require(rows.count == 100)
         let input = rows.map { $0[0..<4].map { "\($0)" }.joined(separator: " ") }.joined(separator: "\n") + "\n"
@@ -62,7 +62,7 @@ struct BatchTests {
 
     @Test("a bad line gets nans, an error naming its line number, and exit status 1; the rest still convert")
     func badLines() throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         let input = "48 2 48.001 2.001\nnot numbers\n91 0 0 0\n1 2 3 nan\n\n10 20 30\n0 0 0 1\n"
         let output = try ExternalTool.run(waypointctl, ["bearing", "--batch"], input: input)
         #expect(output.status == 1)

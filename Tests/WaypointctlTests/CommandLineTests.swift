@@ -3,16 +3,16 @@ import Testing
 import TestSupport
 
 /// The built `waypointctl` as a person uses it: help, exit statuses, human output, mistakes.
-@Suite("waypointctl command line")
+@Suite("waypointctl command line", .timeLimit(.minutes(5)))
 struct CommandLineTests {
-    private func run(_ arguments: [String], input: String = "") throws -> ExternalTool.Output? {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return nil }
+    private func run(_ arguments: [String], input: String = "") throws -> ExternalTool.Output {
+        let waypointctl = try ExternalTool.built("waypointctl")
         return try ExternalTool.run(waypointctl, arguments, input: input)
     }
 
     @Test("help and version exit 0; no command and unknown commands exit 64 with a hint")
     func helpAndUsage() throws {
-        guard let help = try run(["--help"]) else { return }
+        let help = try run(["--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.hasPrefix("usage: waypointctl [--socket PATH] [--help] [--version] COMMAND [ARGUMENTS]\n"))
         #expect(help.standardOutput.contains("bearing FROM TO") && help.standardOutput.contains("declination PLACE")
@@ -49,7 +49,7 @@ struct CommandLineTests {
             ["geo:48.8584,2.2945", "48°51'10.8\"N 2°20'59.64\"E"],
         ]
         for arguments in forms {
-            guard let output = try run(["bearing"] + arguments) else { return }
+            let output = try run(["bearing"] + arguments)
             #expect(output.status == 0, "\(output.standardError)")
             let lines = output.standardOutput.split(separator: "\n")
             #expect(lines.count == 5)
@@ -77,7 +77,7 @@ struct CommandLineTests {
             (["--batch", "1 2"], "takes no coordinates"),
         ]
         for (arguments, message) in cases {
-            guard let output = try run(["bearing"] + arguments) else { return }
+            let output = try run(["bearing"] + arguments)
             #expect(output.status == 64, "\(arguments)")
             #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
             #expect(output.standardOutput.isEmpty)
@@ -88,7 +88,7 @@ struct CommandLineTests {
     func declination() throws {
         // NOAA's test point 4: 2025.0, 65 km, 43°N 93°E → D 0.50°, I 64.10°, F 55626.6 nT,
         // dD/dt −0.019813°/yr.
-        guard let point = try run(["declination", "43", "93", "--year", "2025", "--height-km", "65"]) else { return }
+        let point = try run(["declination", "43", "93", "--year", "2025", "--height-km", "65"])
         #expect(point.status == 0, "\(point.standardError)")
         #expect(point.standardOutput.contains("declination      +0.50° (east) ± "))
         #expect(point.standardOutput.contains(", changing -0.02°/yr"))
@@ -123,7 +123,7 @@ struct CommandLineTests {
             ([], "declination needs a place"),
         ]
         for (arguments, message) in cases {
-            guard let output = try run(["declination"] + arguments) else { return }
+            let output = try run(["declination"] + arguments)
             #expect(output.status == 64, "\(arguments)")
             #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
         }

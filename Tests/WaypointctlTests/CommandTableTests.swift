@@ -7,7 +7,7 @@ import Testing
 /// waypointctl's command table against the protocol: a request the daemon reads has a command
 /// of its name, with its help and its line in the overview, and what each command sends the
 /// daemon reads back as the same request.
-@Suite("waypointctl's command table")
+@Suite("waypointctl's command table", .timeLimit(.minutes(5)))
 struct CommandTableTests {
     /// One invocation of each command (and of each request a command can send).
     static let invocations = [

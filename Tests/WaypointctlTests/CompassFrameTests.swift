@@ -7,7 +7,7 @@ import Testing
 /// Snapshots of `watch`'s compass (issue 18, item 5), each checked by eye: heading up (the
 /// wearer faces the top, under v), N E S W inside the ring turning with the heading, the
 /// destination * on the ring at bearing − heading, and # the zone where the motor answers.
-@Suite("watch: the compass frame")
+@Suite("watch: the compass frame", .timeLimit(.minutes(5)))
 struct CompassFrameTests {
     /// Guiding to `name`, `distance` m away on a bearing of `bearing`°, a ±20° zone.
     static func guiding(
@@ -235,7 +235,7 @@ struct CompassFrameTests {
 }
 
 /// `watch --plain` for screen readers (issue 18, item 5): quiet unless something is new.
-@Suite("watch --plain: which updates become lines")
+@Suite("watch --plain: which updates become lines", .timeLimit(.minutes(5)))
 struct PlainWatchFilterTests {
     @Test("the same update twice a second for a minute gives one line, then one more at 60 s")
     func unchanged() {

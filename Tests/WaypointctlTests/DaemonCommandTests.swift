@@ -4,7 +4,7 @@ import Testing
 
 /// The built `waypointctl` against a fake daemon on a temporary socket: the exact request line
 /// each command sends, what it prints, and how it exits.
-@Suite("waypointctl daemon commands against a fake daemon")
+@Suite("waypointctl daemon commands against a fake daemon", .timeLimit(.minutes(5)))
 struct DaemonCommandTests {
     static let status =
         #"{"class":"STATUS","state":"guiding","fix":{"time":"2026-05-01T12:00:00.5Z","mode":3,"lat":48.8556,"lon":2.2986,"eph":4.8},"heading":{"true":292.4,"magnetic":290.3,"declination":2.09,"reliable":true},"destination":{"lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"},"bearing":316.03,"distance":432.1,"error":23.65,"haptic":{"intensity":0.55,"sharpness":0.3,"duty":0.48,"pattern":null},"calibration":"stored","muted":false,"added":"later"}"#
@@ -20,8 +20,8 @@ struct DaemonCommandTests {
     private func run(
         _ arguments: [String], replies: [[String]], greeting: String? = FakeDaemon.greeting,
         ending: FakeDaemon.Ending = .waitForClient, socketAfterCommand: Bool = false
-    ) throws -> Run? {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return nil }
+    ) throws -> Run {
+        let waypointctl = try ExternalTool.built("waypointctl")
         let daemon = try FakeDaemon(greeting: greeting, replies: replies, ending: ending)
         let words =
             socketAfterCommand ? arguments + ["--socket", daemon.path] : ["--socket", daemon.path] + arguments
@@ -32,7 +32,7 @@ struct DaemonCommandTests {
 
     @Test("status prints the summary; status --json the line as it came")
     func status() throws {
-        guard let summary = try run(["status"], replies: [[Self.status]]) else { return }
+        let summary = try run(["status"], replies: [[Self.status]])
         #expect(summary.requests == [#"{"cmd":"status"}"#])
         #expect(summary.output.status == 0, "\(summary.output.standardError)")
         #expect(summary.output.standardError.isEmpty)
@@ -65,7 +65,7 @@ struct DaemonCommandTests {
     func goForms(_ coordinate: [String]) throws {
         // Before sending it, go asks for the fix to see whether the coordinate looks swapped.
         // After OK it asks again, for the arrival radius in effect.
-        guard let result = try run(["go"] + coordinate, replies: [[Self.status], [Self.ok], [Self.status]]) else { return }
+        let result = try run(["go"] + coordinate, replies: [[Self.status], [Self.ok], [Self.status]])
         #expect(result.requests.first == #"{"cmd":"status"}"# && result.requests.last == #"{"cmd":"status"}"#)
         #expect(result.output.status == 0, "\(result.output.standardError)")
         let request = try #require(result.requests.dropFirst().first)
@@ -79,13 +79,9 @@ struct DaemonCommandTests {
 
     @Test("go with a name, and a southern, western place")
     func goNamed() throws {
-        guard
-            let named = try run(
-                ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "],
-                replies: [[Self.status], [Self.ok], [Self.status.replacingOccurrences(of: #""name":"Eiffel Tower"}"#, with: #""name":"Eiffel Tower","radius":15}"#)]])
-        else {
-            return
-        }
+        let named = try run(
+            ["go", "48.8584", "2.2945", "--name", "  Eiffel Tower "],
+            replies: [[Self.status], [Self.ok], [Self.status.replacingOccurrences(of: #""name":"Eiffel Tower"}"#, with: #""name":"Eiffel Tower","radius":15}"#)]])
         #expect(
             named.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
         #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E (arrival within 15 m)\n")
@@ -99,7 +95,7 @@ struct DaemonCommandTests {
     func calibrateWait() async throws {
         // It waits seconds in real time: on a thread of its own, not one of the few the other
         // tests' awaits resume on (a watch test must see its lines and signal in time).
-        func runAside(_ arguments: [String], replies: [[String]]) async throws -> Run? {
+        func runAside(_ arguments: [String], replies: [[String]]) async throws -> Run {
             try await withCheckedThrowingContinuation { continuation in
                 Thread { continuation.resume(with: Result { try Self().run(arguments, replies: replies) }) }.start()
             }
@@ -107,7 +103,7 @@ struct DaemonCommandTests {
         let started = #"{"class":"CALIBRATION","state":"running","samples":0,"missing":["tilt it nose-down and to the left","turn it face-down, nose-up and to the right"],"ready":false,"message":"turn the device slowly"}"#
         let half = #"{"class":"CALIBRATION","state":"running","samples":300,"missing":["turn it face-down, nose-up and to the right"],"ready":false}"#
         let done = #"{"class":"CALIBRATION","state":"running","samples":700,"missing":[],"ready":true}"#
-        guard let result = try await runAside(["calibrate", "start", "--wait"], replies: [[started], [half], [half], [done]]) else { return }
+        let result = try await runAside(["calibrate", "start", "--wait"], replies: [[started], [half], [half], [done]])
         #expect(result.output.status == 0, "\(result.output.standardError)")
         #expect(result.requests.first == #"{"action":"start","cmd":"calibrate"}"#)
         #expect(result.requests.dropFirst().allSatisfy { $0 == #"{"action":"status","cmd":"calibrate"}"# })
@@ -115,7 +111,7 @@ struct DaemonCommandTests {
         #expect(lines.filter { $0 == "missing: turn it face-down, nose-up and to the right" }.count == 2, "once at start, once when it changed: \(lines)")
         #expect(lines.last == "ready: the fit is good; run: waypointctl calibrate finish", "\(lines)")
 
-        guard let timedOut = try await runAside(["calibrate", "start", "--wait", "--timeout", "1"], replies: [[started], [half], [half], [half]]) else { return }
+        let timedOut = try await runAside(["calibrate", "start", "--wait", "--timeout", "1"], replies: [[started], [half], [half], [half]])
         #expect(timedOut.output.status == 1)
         #expect(timedOut.output.standardError.contains("not ready after 1 s; still missing: turn it face-down, nose-up and to the right"), "\(timedOut.output.standardError)")
         let usage = try #require(try run(["calibrate", "finish", "--wait"], replies: []))
@@ -124,7 +120,7 @@ struct DaemonCommandTests {
 
     @Test("go --recent N sends the number, then asks which place that was")
     func goRecent() throws {
-        guard let result = try run(["go", "--recent", "2"], replies: [[Self.ok], [Self.status]]) else { return }
+        let result = try run(["go", "--recent", "2"], replies: [[Self.ok], [Self.status]])
         #expect(result.requests == [#"{"cmd":"go","recent":2}"#, #"{"cmd":"status"}"#])
         #expect(result.output.status == 0)
         #expect(result.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E\n")
@@ -155,7 +151,7 @@ struct DaemonCommandTests {
             ),
         ] as [([String], String, String, String)])
     func commands(_ arguments: [String], request: String, reply: String, printed: String) throws {
-        guard let result = try run(arguments, replies: [[reply]]) else { return }
+        let result = try run(arguments, replies: [[reply]])
         #expect(result.requests == [request])
         #expect(result.output.status == 0, "\(result.output.standardError)")
         #expect(result.output.standardOutput == printed)
@@ -166,7 +162,7 @@ struct DaemonCommandTests {
     func swappedRefused() throws {
         // The fix is at 48.8556, 2.2986 (Paris); 2.2945 48.8584 is in the Indian Ocean. GeodSolve -i
         // (GeographicLib) gives 6793686.3 m to it and 432.98 m to 48.8584 2.2945.
-        guard let result = try run(["go", "2.2945", "48.8584"], replies: [[Self.status]]) else { return }
+        let result = try run(["go", "2.2945", "48.8584"], replies: [[Self.status]])
         #expect(result.output.status == 65)
         #expect(result.requests == [#"{"cmd":"status"}"#], "nothing but the question was sent")
         #expect(result.output.standardOutput.isEmpty)
@@ -192,7 +188,7 @@ struct DaemonCommandTests {
     func sharedPlaces() throws {
         // A link names its latitude: no status question; the name comes from the link.
         let link = "https://maps.apple.com/?ll=48.858370,2.294481&q=Eiffel%20Tower"
-        guard let linked = try run(["go", link], replies: [[Self.ok], [Self.status]]) else { return }
+        let linked = try run(["go", link], replies: [[Self.ok], [Self.status]])
         #expect(linked.output.status == 0, "\(linked.output.standardError)")
         #expect(linked.requests == [#"{"cmd":"go","lat":48.85837,"lon":2.294481,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
         // A short code: the fix first (48.8556, 2.2986), then the completed place.
@@ -214,7 +210,7 @@ struct DaemonCommandTests {
     @Test("clear says whether there was anything to clear (issue 18, item 6)")
     func clearTwice() throws {
         let idle = #"{"class":"STATUS","state":"idle","heading":{"reliable":false},"destination":null}"#
-        guard let first = try run(["clear"], replies: [[Self.status], [Self.ok]]) else { return }
+        let first = try run(["clear"], replies: [[Self.status], [Self.ok]])
         #expect(first.requests == [#"{"cmd":"status"}"#, #"{"cmd":"clear"}"#])
         #expect(first.output.standardOutput == "destination cleared; guidance stopped\n")
         let second = try #require(try run(["clear"], replies: [[idle], [Self.ok]]))
@@ -224,11 +220,9 @@ struct DaemonCommandTests {
 
     @Test("an ERROR reply: its code and message on standard error, exit 1")
     func errorReply() throws {
-        guard
-            let result = try run(
-                ["go", "--recent", "5"],
-                replies: [[#"{"class":"ERROR","code":"not-found","message":"there is only 1 recent destination"}"#]])
-        else { return }
+        let result = try run(
+            ["go", "--recent", "5"],
+            replies: [[#"{"class":"ERROR","code":"not-found","message":"there is only 1 recent destination"}"#]])
         #expect(result.output.status == 1)
         #expect(result.output.standardOutput.isEmpty)
         #expect(
@@ -245,23 +239,19 @@ struct DaemonCommandTests {
 
     @Test("too many clients: the daemon's ERROR instead of a greeting, exit 1")
     func tooManyClients() throws {
-        guard
-            let result = try run(
-                ["status"], replies: [],
-                greeting:
-                    #"{"class":"ERROR","code":"too-many-clients","message":"too many clients (at most 32); try again later"}"#,
-                ending: .close)
-        else { return }
+        let result = try run(
+            ["status"], replies: [],
+            greeting:
+                #"{"class":"ERROR","code":"too-many-clients","message":"too many clients (at most 32); try again later"}"#,
+            ending: .close)
         #expect(result.output.status == 1)
         #expect(result.output.standardError.contains("too-many-clients: too many clients (at most 32)"))
     }
 
     @Test("another protocol version: a warning, and the command still runs")
     func protocolMismatch() throws {
-        guard
-            let result = try run(
-                ["clear"], replies: [[Self.status], [Self.ok]], greeting: #"{"class":"VERSION","release":"2.0.0","proto":2}"#)
-        else { return }
+        let result = try run(
+            ["clear"], replies: [[Self.status], [Self.ok]], greeting: #"{"class":"VERSION","release":"2.0.0","proto":2}"#)
         #expect(result.output.status == 0)
         #expect(result.output.standardError.contains("warning: waypointd (release 2.0.0) speaks control protocol 2"))
         #expect(result.output.standardOutput == "destination cleared; guidance stopped\n")
@@ -269,7 +259,7 @@ struct DaemonCommandTests {
 
     @Test("a daemon that hangs up, answers nonsense or the wrong thing")
     func badDaemons() throws {
-        guard let hangUp = try run(["status"], replies: [[]], ending: .close) else { return }
+        let hangUp = try run(["status"], replies: [[]], ending: .close)
         #expect(hangUp.output.status == 69)
         #expect(hangUp.output.standardError.contains("waypointd closed the connection on /tmp/waypointctl-test-"))
         let nonsense = try #require(try run(["status"], replies: [["hello"]]))
@@ -286,7 +276,7 @@ struct DaemonCommandTests {
     @Test("a daemon that never answers: exit 69 after the reply timeout, not a hang")
     func timeout() throws {
         let start = ContinuousClock.now
-        guard let result = try run(["status"], replies: [[]]) else { return }
+        let result = try run(["status"], replies: [[]])
         let elapsed = ContinuousClock.now - start
         #expect(result.output.status == 69)
         #expect(result.output.standardError.contains("no reply from waypointd on /tmp/"))
@@ -296,7 +286,7 @@ struct DaemonCommandTests {
 
     @Test("watch without a terminal: a line per update until SIGINT, then exit 0")
     func watchPlain() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         let idle =
             #"{"class":"STATUS","state":"idle","heading":{"true":10,"reliable":true},"destination":null,"muted":false}"#
         let daemon = try FakeDaemon(replies: [[Self.ok, Self.status, idle, Self.status]])
@@ -320,7 +310,7 @@ struct DaemonCommandTests {
 
     @Test("watch: SIGTERM ends it cleanly too; a daemon that goes away ends it with 69")
     func watchEnds() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         let daemon = try FakeDaemon(replies: [[Self.ok, Self.status]])
         let child = try ChildProcess(waypointctl, ["--socket", daemon.path, "watch", "--hz", "0.1"])
         #expect(await child.wait(timeout: .seconds(10)) { output, _ in output.count >= 1 })
@@ -328,7 +318,7 @@ struct DaemonCommandTests {
         #expect(child.waitForExit() == 0)
         #expect(daemon.requests.first == #"{"cmd":"watch","enable":true,"hz":0.1}"#)
 
-        guard let gone = try run(["watch"], replies: [[Self.ok, Self.status]], ending: .close) else { return }
+        let gone = try run(["watch"], replies: [[Self.ok, Self.status]], ending: .close)
         #expect(gone.output.status == 69)
         #expect(gone.output.standardOutput.hasPrefix("guiding; heading 292° WNW"))
         #expect(gone.output.standardError.contains("waypointd closed the connection"))

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Every reply the daemon sends reads back as the same value, whatever a newer daemon adds and
 /// wherever it writes null.
-@Suite("Reply decoding")
+@Suite("Reply decoding", .timeLimit(.minutes(5)))
 struct ReplyDecodingTests {
     /// The shared full status, under the name the summary tests know it by; ``replies`` already
     /// has it through ``ExampleReplies/common``.

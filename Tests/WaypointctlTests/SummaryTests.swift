@@ -6,7 +6,7 @@ import Testing
 
 /// What `status`, `recent`, `calibrate` and plain `watch` print: plain `label: value` lines a
 /// screen reader reads well, with units and compass names.
-@Suite("Summaries for people")
+@Suite("Summaries for people", .timeLimit(.minutes(5)))
 struct SummaryTests {
     @Test("status while guiding: every fact on its own line")
     func statusGuiding() {

@@ -7,7 +7,7 @@ import TestSupport
 /// the optical reference the way `../shared/tools/broad_score.py` scores them, and compared
 /// with VQF's and an unfiltered compass's figures on the identical numbers (`peers.tsv`).
 /// Nothing here comes from our own simulation.
-@Suite("The heading on BROAD's real recordings, through waypointd replay")
+@Suite("The heading on BROAD's real recordings, through waypointd replay", .timeLimit(.minutes(10)))
 struct BroadReplayTests {
     static let undisturbed = [
         "06_undisturbed_fast_rotation_A", "10_undisturbed_slow_translation_A", "15_undisturbed_fast_translation_A",

@@ -5,7 +5,7 @@ import Testing
 /// `waypointd check` as a process: its verdict lines, exit status and help. Every item's logic
 /// is tested in DaemonTests/HealthCheckTests; here the command line, the real devices' code on
 /// temporary trees, and a real gpsd.
-@Suite("waypointd check")
+@Suite("waypointd check", .timeLimit(.minutes(10)))
 struct CheckCommandTests {
     static let fixedLog = TestData.url("Tests/GPSClientTests/Data/mt3339.log")
 
@@ -17,7 +17,7 @@ struct CheckCommandTests {
 
     @Test("a bad config: its file:line verdict and exit 1")
     func badConfig() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("waypointd.conf").path
@@ -40,7 +40,7 @@ struct CheckCommandTests {
 
     @Test("no PWM chip, no I2C bus, no gpsd: a FAIL line each with its fix, exit 1; the state directory is ok")
     func everythingMissing() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("waypointd.conf").path
@@ -71,7 +71,8 @@ struct CheckCommandTests {
 
     @Test("a real gpsd with a fix and a motor channel in use: ok lines for both")
     func gpsdAndRunningMotor() throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let gpsd = try GPSDHarness.start()
         defer { gpsd.stop() }
         let stopped = StopFlag()
         defer { stopped.stop() }
@@ -112,7 +113,7 @@ struct CheckCommandTests {
 
     @Test("help, the top-level help line, and usage errors (exit 64)")
     func usage() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let help = try ExternalTool.run(waypointd, ["check", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.hasPrefix("usage: waypointd check [--config PATH]"))

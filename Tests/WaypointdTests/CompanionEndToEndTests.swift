@@ -10,7 +10,7 @@ import TestSupport
 /// a link used twice, 1000 wrong tokens, slow and huge requests, event streams), then the web
 /// process killed under the daemon. The scripts print one line per check; the test passes when
 /// they exit 0.
-@Suite("The phone companion in a real browser", .serialized)
+@Suite("The phone companion in a real browser", .serialized, .timeLimit(.minutes(10)))
 struct CompanionEndToEndTests {
     static let scripts = TestData.packageRoot.appendingPathComponent("Tests/WebCompanionTests/Scripts")
 
@@ -23,8 +23,8 @@ struct CompanionEndToEndTests {
         /// An empty config file: the defaults, whatever /etc holds on this machine.
         let configuration: String
 
-        init?(daemon: SimulatedDaemon) async throws {
-            guard let binary = try ExternalTool.built("waypoint-web") else { return nil }
+        init(daemon: SimulatedDaemon) async throws {
+            let binary = try ExternalTool.built("waypoint-web")
             self.binary = binary
             let directory = URL(fileURLWithPath: daemon.socket).deletingLastPathComponent()
             state = directory.appendingPathComponent("web-state")
@@ -56,10 +56,9 @@ struct CompanionEndToEndTests {
         }
     }
 
-    static func python(_ script: String, _ arguments: [String]) throws -> ExternalTool.Output? {
-        guard let python = try ExternalTool.find("python3", hint: "apt-get install python3"),
-            try ExternalTool.find("chromedriver", hint: "apt-get install chromium-driver (scripts/deps.sh)") != nil
-        else { return nil }
+    static func python(_ script: String, _ arguments: [String]) throws -> ExternalTool.Output {
+        let python = try ExternalTool.find("python3", hint: "apt-get install python3")
+        _ = try ExternalTool.find("chromedriver", hint: "apt-get install chromium-driver (scripts/deps.sh)")
         let output = try ExternalTool.run(python, [scripts.appendingPathComponent(script).path] + arguments)
         print(output.standardOutput)
         return output
@@ -67,9 +66,9 @@ struct CompanionEndToEndTests {
 
     @Test("pair, watch the compass, paste a link, choose a recent one and a search result, upload a route, download the trail; axe finds nothing serious")
     func throughTheBrowser() async throws {
-        guard let daemon = try await SimulatedDaemon(), let companion = try await Companion(daemon: daemon),
-            let waypointd = try ExternalTool.built("waypointd")
-        else { return }
+        let daemon = try await SimulatedDaemon()
+        let companion = try await Companion(daemon: daemon)
+        let waypointd = try ExternalTool.built("waypointd")
         defer { _ = daemon.stop() }
         // Monaco's map, for the box's searches (the daemon opens it at the first query).
         let state = URL(fileURLWithPath: daemon.socket).deletingLastPathComponent().appendingPathComponent("state").path
@@ -79,33 +78,30 @@ struct CompanionEndToEndTests {
         let screenshots = ProcessInfo.processInfo.environment["WAYPOINT_SCREENSHOTS"]
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("companion-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
-        guard
-            let output = try Self.python(
-                "browser_test.py",
-                [
-                    "--base", companion.base, "--pair-url", try companion.pairingLink(), "--socket", daemon.socket,
-                    "--screenshots", screenshots, "--gpx",
-                    TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/route.gpx").path, "--words",
-                    TestData.packageRoot.appendingPathComponent("Tests/ClientSupportTests/Data/words.tsv").path,
-                ])
-        else { return }
+        let output = try Self.python(
+            "browser_test.py",
+            [
+                "--base", companion.base, "--pair-url", try companion.pairingLink(), "--socket", daemon.socket,
+                "--screenshots", screenshots, "--gpx",
+                TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/route.gpx").path, "--words",
+                TestData.packageRoot.appendingPathComponent("Tests/ClientSupportTests/Data/words.tsv").path,
+            ])
         #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")
         #expect(!output.standardOutput.contains("FAIL"), "\(output.standardOutput)")
     }
 
     @Test("every attack is refused and bounded; the web process killed leaves the daemon and the motor guiding")
     func underAttack() async throws {
-        guard let daemon = try await SimulatedDaemon(), let companion = try await Companion(daemon: daemon) else { return }
+        let daemon = try await SimulatedDaemon()
+        let companion = try await Companion(daemon: daemon)
         defer { _ = daemon.stop() }
         let token = try companion.run(["token", "--json", "--name", "security test"])
         #expect(token.status == 0, "\(token.standardError)")
         let bearer = try #require(
             (try JSONSerialization.jsonObject(with: Data(token.standardOutput.utf8)) as? [String: String])?["token"])
-        guard
-            let output = try Self.python(
-                "security_test.py",
-                ["--base", companion.base, "--pair-url", try companion.pairingLink(), "--bearer", bearer, "--socket", daemon.socket])
-        else { return }
+        let output = try Self.python(
+            "security_test.py",
+            ["--base", companion.base, "--pair-url", try companion.pairingLink(), "--bearer", bearer, "--socket", daemon.socket])
         #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")
         #expect(!output.standardOutput.contains("FAIL"), "\(output.standardOutput)")
 

@@ -4,11 +4,11 @@ import TestSupport
 
 /// Every control command against the real `waypointd --simulate` process over its real socket,
 /// with a `watch` client collecting updates throughout.
-@Suite("Control commands end to end")
+@Suite("Control commands end to end", .timeLimit(.minutes(10)))
 struct ControlCommandTests {
     @Test("buzz, go, go recent, recent, mute, calibrate (every action), clear and watch; mute survives a restart")
     func everyCommand() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let watcher = try ControlWatcher(path: daemon.socket, hertz: 5)
         let client = try daemon.client()
 
@@ -126,7 +126,7 @@ struct ControlCommandTests {
 
     @Test("abuse gets ERROR replies with the right codes while guidance and a watcher carry on")
     func abuse() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let started = ContinuousClock.now

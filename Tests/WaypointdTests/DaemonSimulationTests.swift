@@ -5,7 +5,7 @@ import TestSupport
 /// The real `waypointd --simulate` process over its real socket, driving the real sysfs code on
 /// a temporary tree: the wearer turns on the spot until facing the destination, walks there and
 /// arrives; the destination survives a restart.
-@Suite("waypointd --simulate end to end")
+@Suite("waypointd --simulate end to end", .timeLimit(.minutes(10)))
 struct DaemonSimulationTests {
     static func waitForSocket(_ path: String) async -> Bool {
         for _ in 0..<200 {
@@ -35,7 +35,7 @@ struct DaemonSimulationTests {
 
     @Test("go, guiding with the motor pulsing only when facing, arrival, motor off on SIGTERM, state kept")
     func simulatedWalk() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let tree = try SimulatedDaemon.motorTree()
         let state = tree.root.appendingPathComponent("state").path
         let socket = tree.root.appendingPathComponent("control.sock").path
@@ -130,7 +130,7 @@ struct DaemonSimulationTests {
 
     @Test("on a board without a gyroscope the wearer is guided to arrival, on samples made at the sample rate")
     func withoutGyroscope() async throws {
-        guard let daemon = try await SimulatedDaemon(configuration: "imu adafruit-lsm303agr\n") else { return }
+        let daemon = try await SimulatedDaemon(configuration: "imu adafruit-lsm303agr\n")
         let client = try daemon.client()
         #expect(client.request(#"{"cmd":"go","lat":48.8558,"lon":2.2988}"#)?["class"] as? String == "OK")
         let states = try await Self.statesUntilArrival(client)
@@ -156,8 +156,7 @@ struct DaemonSimulationTests {
 
     @Test("a corrupt state file is set aside, reported in status and the log, and the daemon starts anyway")
     func corruptStateFile() async throws {
-        guard let daemon = try await SimulatedDaemon(stateFiles: ["target.json": "{\"destination\": {\"lat\": 91"])
-        else { return }
+        let daemon = try await SimulatedDaemon(stateFiles: ["target.json": "{\"destination\": {\"lat\": 91"])
         let client = try daemon.client()
         let status = try #require(client.request(#"{"cmd":"status"}"#))
         let problems = status["problems"] as? [String] ?? []
@@ -173,7 +172,7 @@ struct DaemonSimulationTests {
 
     @Test("a save cut short by a file size limit loses nothing saved before: an internal error, guidance goes on, the state reloads whole")
     func fileSizeLimit() async throws {
-        guard let daemon = try await SimulatedDaemon(fileSizeLimitBytes: 500) else { return }
+        let daemon = try await SimulatedDaemon(fileSizeLimitBytes: 500)
         let client = try daemon.client()
         let recent = daemon.tree.root.appendingPathComponent("state/recent.json")
         var lastSaved: Data?

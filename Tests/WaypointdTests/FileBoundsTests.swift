@@ -4,13 +4,12 @@ import TestSupport
 
 /// Issue 17, items 5 to 7: what the daemon is given to read in place of a file. Each program
 /// runs under `timeout`, so a hang is a failure (status 124) rather than a stuck test run.
-@Suite("waypointd: FIFOs, devices and links in place of files")
+@Suite("waypointd: FIFOs, devices and links in place of files", .timeLimit(.minutes(10)))
 struct FileBoundsTests {
     /// Runs waypointd with `arguments`, killed after 10 s.
-    private func waypointd(_ arguments: [String]) throws -> ExternalTool.Output? {
-        guard let waypointd = try ExternalTool.built("waypointd"),
-            let timeout = try ExternalTool.find("timeout", hint: "apt install coreutils")
-        else { return nil }
+    private func waypointd(_ arguments: [String]) throws -> ExternalTool.Output {
+        let waypointd = try ExternalTool.built("waypointd")
+        let timeout = try ExternalTool.find("timeout", hint: "apt install coreutils")
         return try ExternalTool.run(timeout, ["10", waypointd.path] + arguments)
     }
 
@@ -24,7 +23,7 @@ struct FileBoundsTests {
     func configurationFIFO() throws {
         let fifo = try temporaryFIFO()
         defer { try? FileManager.default.removeItem(atPath: fifo) }
-        guard let output = try waypointd(["--print-config", "--config", fifo]) else { return }
+        let output = try waypointd(["--print-config", "--config", fifo])
         #expect(output.status == 78, "\(output.standardError)")
         #expect(output.standardError.contains("\(fifo): cannot read the configuration: is not a regular file"))
     }
@@ -33,7 +32,7 @@ struct FileBoundsTests {
     func replayDevice(path: String) throws {
         let file = path == "fifo" ? try temporaryFIFO() : path
         defer { if path == "fifo" { try? FileManager.default.removeItem(atPath: file) } }
-        guard let output = try waypointd(["replay", file]) else { return }
+        let output = try waypointd(["replay", file])
         #expect(output.status == 66, "\(output.standardError)")
         #expect(output.standardError == "waypointd: cannot read \(file): is not a regular file (a FIFO, socket or device)\n")
     }
@@ -41,7 +40,7 @@ struct FileBoundsTests {
     @Test("--simulate-events /dev/zero exits 66 at once, naming it")
     func eventsDevice() throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID().uuidString)").path
-        guard let output = try waypointd(["--simulate", "--socket", socket, "--simulate-events", "/dev/zero"]) else { return }
+        let output = try waypointd(["--simulate", "--socket", socket, "--simulate-events", "/dev/zero"])
         #expect(output.status == 66, "\(output.standardError)")
         #expect(output.standardError.contains("cannot read the simulation events"))
         #expect(output.standardError.contains("/dev/zero"))
@@ -56,13 +55,11 @@ struct FileBoundsTests {
         let target = elsewhere.appendingPathComponent("target.json")
         try #"{"version":1,"destination":{"lat":10,"lon":20,"name":"planted"},"route":null}"#.write(to: target, atomically: true, encoding: .utf8)
         let start = ContinuousClock.now
-        guard
-            let daemon = try await SimulatedDaemon(prepareState: { state in
-                try FileManager.default.createSymbolicLink(
-                    atPath: state.appendingPathComponent("target.json").path, withDestinationPath: target.path)
-                try #require(mkfifo(state.appendingPathComponent("mute.json").path, 0o600) == 0)
+        let daemon = try await SimulatedDaemon(prepareState: { state in
+            try FileManager.default.createSymbolicLink(
+                atPath: state.appendingPathComponent("target.json").path, withDestinationPath: target.path)
+            try #require(mkfifo(state.appendingPathComponent("mute.json").path, 0o600) == 0)
             })
-        else { return }
         #expect(ContinuousClock.now - start < .seconds(5), "the socket came only after \(ContinuousClock.now - start)")
         let client = try daemon.client()
         let status = try #require(client.request(#"{"cmd":"status"}"#))

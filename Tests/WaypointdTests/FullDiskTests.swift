@@ -39,17 +39,14 @@ struct FullDiskTests {
     @Test("go, route load, route next, clear, place add and mute on a full disk: after a power cut, the old state or the new, never neither")
     func fullDisk() async throws {
         guard geteuid() == 0 else { try skip("mounting a tmpfs needs root (CI runs as root)") }
-        guard let mount = try ExternalTool.find("mount", hint: "apt install mount", extraDirectories: ["/usr/bin", "/bin"]),
-            let umount = try ExternalTool.find("umount", hint: "apt install mount", extraDirectories: ["/usr/bin", "/bin"])
-        else { return }
+        let mount = try ExternalTool.find("mount", hint: "apt install mount", extraDirectories: ["/usr/bin", "/bin"])
+        let umount = try ExternalTool.find("umount", hint: "apt install mount", extraDirectories: ["/usr/bin", "/bin"])
         var stateDirectory: URL?
-        guard
-            let daemon = try await SimulatedDaemon(prepareState: { state in
-                let mounted = try ExternalTool.run(mount, ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", state.path])
-                try #require(mounted.status == 0, "\(mounted.standardError)")
-                stateDirectory = state
+        let daemon = try await SimulatedDaemon(prepareState: { state in
+            let mounted = try ExternalTool.run(mount, ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", state.path])
+            try #require(mounted.status == 0, "\(mounted.standardError)")
+            stateDirectory = state
             })
-        else { return }
         let state = try #require(stateDirectory)
         defer {
             daemon.process.terminate()

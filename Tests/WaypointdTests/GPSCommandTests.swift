@@ -4,7 +4,7 @@ import TestSupport
 
 /// `waypointd gps` as a process, against a real gpsd that is fed, killed, frozen and
 /// restarted, and against a peer that is not gpsd.
-@Suite("waypointd gps against a real gpsd")
+@Suite("waypointd gps against a real gpsd", .timeLimit(.minutes(10)))
 struct GPSCommandTests {
     static let walkingLog = TestData.url("Tests/GPSClientTests/Data/haicom-305N.log")
     /// A log with a 3D fix from its first sentence.
@@ -36,7 +36,8 @@ struct GPSCommandTests {
 
     @Test("--count N prints N lines of the documented JSON and exits 0")
     func count() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let gpsd = try GPSDHarness.start()
         defer { gpsd.stop() }
         let feeder = Feeder(gpsd, log: Self.walkingLog)
         defer { feeder.stop() }
@@ -69,7 +70,7 @@ struct GPSCommandTests {
 
     @Test("nothing listening: exit 69 naming the address; a malformed address: exit 64")
     func unreachable() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let port = try GPSDHarness.freePort()
         let output = try ExternalTool.run(waypointd, ["gps", "--server", "127.0.0.1:\(port)", "--count", "1"])
         #expect(output.status == 69)
@@ -86,7 +87,8 @@ struct GPSCommandTests {
 
     @Test("gpsd killed: 'no data' within 3 s, no busy loop while it is down, fixes again within 5 s of its return")
     func gpsdKilledAndRestarted() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let gpsd = try GPSDHarness.start()
         let feeder = Feeder(gpsd, log: Self.fixedLog)
         let client = try ChildProcess(waypointd, ["gps", "--server", gpsd.address])
         defer { client.terminate() }
@@ -113,7 +115,7 @@ struct GPSCommandTests {
         #expect(client.isRunning)
 
         let linesBefore = client.output.count
-        guard let restarted = try GPSDHarness.start(port: port) else { return }
+        let restarted = try GPSDHarness.start(port: port)
         defer { restarted.stop() }
         let backAt = ContinuousClock.now
         let feeder2 = Feeder(restarted, log: Self.fixedLog)
@@ -129,7 +131,8 @@ struct GPSCommandTests {
 
     @Test("a frozen gpsd: 'no data', no spin, and fixes again when it thaws")
     func gpsdStalled() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let gpsd = try GPSDHarness.start()
         defer { gpsd.stop() }
         let feeder = Feeder(gpsd, log: Self.fixedLog)
         defer { feeder.stop() }
@@ -152,7 +155,7 @@ struct GPSCommandTests {
 
     @Test("a peer that is not gpsd: a clear error, no crash, no spin")
     func notGPSD() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let server = try GarbageServer()
         defer { server.stop() }
         let client = try ChildProcess(waypointd, ["gps", "--server", "127.0.0.1:\(server.port)"])

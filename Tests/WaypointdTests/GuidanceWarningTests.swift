@@ -5,7 +5,7 @@ import TestSupport
 /// What the wearer feels when the world misbehaves, on the real daemon: the simulated GPS goes
 /// silent, then a magnet comes close to the device. The run is recorded and replayed, and the
 /// replay must match the live pipeline sample by sample.
-@Suite("Guidance warnings end to end")
+@Suite("Guidance warnings end to end", .timeLimit(.minutes(10)))
 struct GuidanceWarningTests {
     /// Seconds from the sensors' start: guiding by 6 s, GPS silent 8–16 s, a 15 µT magnet 24–30 s.
     static let events = """
@@ -59,7 +59,7 @@ struct GuidanceWarningTests {
 
     @Test("the IMU board cut off mid-guidance: no-heading within 1.5 s, its warning, the motor silent; guidance resumes")
     func imuCutOff() async throws {
-        guard let daemon = try await SimulatedDaemon(events: "6 imu-off\n11 imu-on\n") else { return }
+        let daemon = try await SimulatedDaemon(events: "6 imu-off\n11 imu-on\n")
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let samples = try await Self.statusSamples(daemon, client, seconds: 25, until: "event=imu-on")
@@ -85,8 +85,7 @@ struct GuidanceWarningTests {
     func warnings() async throws {
         // The board has a gyroscope, so a disturbed field would be coasted through; with
         // coasting off it stops guidance at once, the path a board without one takes.
-        guard let daemon = try await SimulatedDaemon(configuration: "max-coasting-seconds 0\n", events: Self.events)
-        else { return }
+        let daemon = try await SimulatedDaemon(configuration: "max-coasting-seconds 0\n", events: Self.events)
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
 
@@ -125,7 +124,7 @@ struct GuidanceWarningTests {
 
     @Test("with a gyroscope a magnet is coasted through: still guiding, the heading reliable and marked coasting; then corrected again")
     func coasting() async throws {
-        guard let daemon = try await SimulatedDaemon(events: "7 magnet 15\n13 magnet 0\n") else { return }
+        let daemon = try await SimulatedDaemon(events: "7 magnet 15\n13 magnet 0\n")
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         var samples: [(at: ContinuousClock.Instant, state: String, reliable: Bool?, correction: String?, coasting: Double?)] = []

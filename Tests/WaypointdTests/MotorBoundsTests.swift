@@ -5,11 +5,11 @@ import TestSupport
 /// No sequence of requests can hold the motor on: the real daemon on the simulated board, its
 /// motor's `duty_cycle` read from the sysfs tree, driven by a client as an attacker in the
 /// `waypoint` group would.
-@Suite("The motor under a stream of requests")
+@Suite("The motor under a stream of requests", .timeLimit(.minutes(10)))
 struct MotorBoundsTests {
     @Test("a thousand buzz requests, then clear: the motor is off within 0.5 s and stays off", arguments: ["clear", "mute"])
     func buzzFlood(stop: String) async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         // One write, as a client that pipelines does: the daemon reads no further while replies
         // wait for a client, so a client that wrote a thousand lines one send at a time before
@@ -43,11 +43,11 @@ struct MotorBoundsTests {
 /// Shell scripts talk to sockets by writing their requests and closing their side, as
 /// `echo '{"cmd":"status"}' | socat - UNIX-CONNECT:…` does: every complete request read gets its
 /// reply before the daemon closes.
-@Suite("A client that half-closes")
+@Suite("A client that half-closes", .timeLimit(.minutes(10)))
 struct HalfCloseTests {
     @Test("requests sent before the client shuts down its sending side are all answered, then the daemon closes")
     func answeredThenClosed() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         client.send(#"{"cmd":"status"}"#)
         client.send(#"{"cmd":"go","lat":48.8583,"lon":2.2986,"name":"far"}"#)
@@ -64,12 +64,12 @@ struct HalfCloseTests {
 }
 
 /// Issue 17, item 8: the motor's channel going wrong under the daemon while it guides.
-@Suite("A PWM channel that fails during guidance")
+@Suite("A PWM channel that fails during guidance", .timeLimit(.minutes(10)))
 struct PWMFaultTests {
     @Test("duty_cycle removed, or a directory in its place: a problem in status, logged once, and recovered once it is back",
           arguments: ["removed", "directory"])
     func channelFault(kind: String) async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let duty = daemon.tree.root.appendingPathComponent("sys/class/pwm/pwmchip0/pwm0/duty_cycle")

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `waypointd motor-test` and `motor-off` as processes, on a sysfs tree in a temporary
 /// directory, through the real file operations.
-@Suite("waypointd motor-test and motor-off")
+@Suite("waypointd motor-test and motor-off", .timeLimit(.minutes(10)))
 struct MotorCommandTests {
     static func motorIsOn(_ tree: PWMSysfsTree) -> Bool {
         (tree.value("pwmchip0/pwm0/duty_cycle") ?? "0") != "0" && tree.value("pwmchip0/pwm0/enable") == "1"
@@ -12,7 +12,7 @@ struct MotorCommandTests {
 
     @Test("SIGTERM or SIGINT while the motor runs: the tree shows duty 0 and enable 0 afterwards", arguments: [SIGTERM, SIGINT])
     func signalStopsMotor(signal: Int32) async throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let tree = try PWMSysfsTree()
         // As the kernel leaves a freshly exported channel (the daemon reuses it).
         try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
@@ -64,7 +64,7 @@ struct MotorCommandTests {
 
     @Test("motor-off from a fresh process stops a motor left running")
     func motorOff() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let tree = try PWMSysfsTree()
         try tree.exportRunning(chip: "pwmchip0", channel: 2, periodNanoseconds: 40_000, dutyNanoseconds: 30_000)
         let output = try ExternalTool.run(
@@ -76,7 +76,7 @@ struct MotorCommandTests {
 
     @Test("problems are reported with their reason and a non-zero status")
     func problems() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-pwm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
@@ -96,7 +96,7 @@ struct MotorCommandTests {
 
     @Test("motor-off reads the chip and channel from --config, as systemd's ExecStopPost runs it; a bad config is exit 78")
     func motorOffFromConfig() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let tree = try PWMSysfsTree()
         try tree.exportRunning(chip: "pwmchip0", channel: 2, periodNanoseconds: 40_000, dutyNanoseconds: 30_000)
         let config = tree.root.appendingPathComponent("waypointd.conf").path
@@ -114,11 +114,12 @@ struct MotorCommandTests {
 }
 
 /// Issue 16, item 6: one owner for the motor while the daemon runs.
-@Suite("One motor owner")
+@Suite("One motor owner", .timeLimit(.minutes(10)))
 struct MotorOwnerTests {
     @Test("motor-test refuses while the daemon drives the motor, naming it (exit 75)")
     func motorTestRefused() async throws {
-        guard let daemon = try await SimulatedDaemon(), let waypointd = try ExternalTool.built("waypointd") else { return }
+        let daemon = try await SimulatedDaemon()
+        let waypointd = try ExternalTool.built("waypointd")
         #expect(try daemon.client().request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let test = try ExternalTool.run(waypointd, ["motor-test", "--sysfs-root", daemon.tree.root.path, "--pwm-chip", "pwmchip0"])
         #expect(test.status == 75, "\(test.standardError)")
@@ -135,7 +136,8 @@ struct MotorOwnerTests {
 
     @Test("motor-off while the daemon guides asks it to mute; with --force it writes, and the daemon notices and recovers")
     func motorOffAsksThenForces() async throws {
-        guard let daemon = try await SimulatedDaemon(), let waypointd = try ExternalTool.built("waypointd") else { return }
+        let daemon = try await SimulatedDaemon()
+        let waypointd = try ExternalTool.built("waypointd")
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let common = ["--sysfs-root", daemon.tree.root.path, "--pwm-chip", "pwmchip0", "--socket", daemon.socket]

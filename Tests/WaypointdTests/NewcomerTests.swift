@@ -3,12 +3,12 @@ import Testing
 import TestSupport
 
 /// What a new user trips on first (issue 30, items 9 to 11), on the built programs.
-@Suite("A newcomer's first steps")
+@Suite("A newcomer's first steps", .timeLimit(.minutes(10)))
 struct NewcomerTests {
     @Test("waypointd --simulate with no --sysfs-root runs: it makes its own motor tree in the state directory")
     func simulateAlone() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let waypointctl = try ExternalTool.built("waypointctl")
-        else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let waypointctl = try ExternalTool.built("waypointctl")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newcomer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,7 +29,7 @@ struct NewcomerTests {
 
     @Test("an empty --sysfs-root: the message names the directory searched, with no Raspberry Pi advice")
     func emptySysfsRoot() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newcomer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

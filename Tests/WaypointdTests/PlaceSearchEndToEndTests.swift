@@ -5,7 +5,7 @@ import TestSupport
 /// Search and "where am I" through the real socket (issue 27): `waypointd map import` of the
 /// Monaco extract into the state directory, then the real `waypointctl` against the real
 /// `waypointd --simulate`; a new import while it runs is used for the next query.
-@Suite("Search and where, through the daemon")
+@Suite("Search and where, through the daemon", .timeLimit(.minutes(10)))
 struct PlaceSearchEndToEndTests {
     static let extracts = TestData.packageRoot.appendingPathComponent("Tests/PlaceIndexTests/Data")
     /// Monaco's Casino square.
@@ -13,10 +13,10 @@ struct PlaceSearchEndToEndTests {
 
     @Test("search and where answer from the imported map; a new import is used at once; without a map, how to get one")
     func searchAndWhere() async throws {
-        guard try ExternalTool.find("osmium", hint: "apt-get install osmium-tool") != nil,
-            let waypointd = try ExternalTool.built("waypointd"), let waypointctl = try ExternalTool.built("waypointctl"),
-            let daemon = try await SimulatedDaemon(prepareState: { _ in })
-        else { return }
+        _ = try ExternalTool.find("osmium", hint: "apt-get install osmium-tool")
+        let waypointd = try ExternalTool.built("waypointd")
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon(prepareState: { _ in })
         defer { _ = daemon.stop() }
         let state = URL(fileURLWithPath: daemon.socket).deletingLastPathComponent().appendingPathComponent("state").path
         func ctl(_ words: String...) throws -> ExternalTool.Output {

@@ -7,7 +7,7 @@ import TestSupport
 /// Maps link, a `geo:` label and a short plus code completed near the daemon's fix. The links
 /// are shaped as the services' Share buttons give them; the plus codes' full forms and centres
 /// come from the reference implementation (PyPI `openlocationcode`), not from our decoder.
-@Suite("Places from shared links, against the real daemon")
+@Suite("Places from shared links, against the real daemon", .timeLimit(.minutes(10)))
 struct PlaceTextEndToEndTests {
     /// V74W+RR near the simulated start is 8FW4V74W+RR, centred on 48.8570625, 2.2970625.
     static let shortCode = "V74W+RR"
@@ -15,7 +15,8 @@ struct PlaceTextEndToEndTests {
 
     @Test("go, place add, bearing and locate take a Google link, an Apple link, a geo: label and a short plus code")
     func sharedForms() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         defer { _ = daemon.stop() }
         func run(_ arguments: String...) throws -> ExternalTool.Output {
             try ExternalTool.run(waypointctl, ["--socket", daemon.socket] + arguments)

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("waypointd --print-config")
+@Suite("waypointd --print-config", .timeLimit(.minutes(10)))
 struct PrintConfigTests {
     @Test("the shipped file prints the defaults; errors are file:line: messages with exit 78")
     func printConfig() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let shipped = try ExternalTool.run(waypointd, ["--print-config", "--config", TestData.url("config/waypointd.conf").path])
         #expect(shipped.status == 0, "\(shipped.standardError)")
         #expect(shipped.standardOutput.contains("\nzone-degrees 20\n"))
@@ -29,7 +29,7 @@ struct PrintConfigTests {
 
     @Test("a NUL byte in a config line is shown escaped, and the message goes on past it")
     func nulInLine() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nul-\(UUID().uuidString).conf")
         try Data("zone-degrees 2\u{0}5\n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -15,7 +15,7 @@ import Testing
 /// forward axis, degrees, and its rate, °/s), which replay ignores. To rewrite the fixtures
 /// after a deliberate change to the simulation:
 /// `WAYPOINT_WRITE_FIXTURES=1 swift test --filter ReplayAccuracy`.
-@Suite("Heading accuracy through waypointd replay")
+@Suite("Heading accuracy through waypointd replay", .timeLimit(.minutes(10)))
 struct ReplayAccuracyTests {
     @Test("a fixture regenerated from its seed is byte for byte the stored one", arguments: AccuracyFixture.allCases)
     func fixtureIsReproducible(fixture: AccuracyFixture) throws {
@@ -30,7 +30,7 @@ struct ReplayAccuracyTests {
 
     @Test("waypointd replay meets the acceptance on each fixture", arguments: AccuracyFixture.allCases)
     func accuracy(fixture: AccuracyFixture) throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let output = try ExternalTool.run(waypointd, ["replay", TestData.url(fixture.path).path])
         #expect(output.status == 0, "\(output.standardError)")
         let outputs = output.standardOutput.split(separator: "\n")

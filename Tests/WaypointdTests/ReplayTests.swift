@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// `waypointd replay` over recordings made with the simulation's physics.
-@Suite("waypointd replay")
+@Suite("waypointd replay", .timeLimit(.minutes(10)))
 struct ReplayTests {
     static let paris = (latitude: 48.8584, longitude: 2.2945)
 
@@ -42,7 +42,7 @@ struct ReplayTests {
 
     @Test("the replayed heading follows the simulated wearer; guidance vibrates only facing the destination")
     func replay() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let (text, truth) = Self.recording()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).jsonl")
         try text.write(to: file, atomically: true, encoding: .utf8)
@@ -75,7 +75,7 @@ struct ReplayTests {
 
     @Test("a recording made while go and clear come every 70 ms replays exactly: t never goes back, every live line matches (issue 30, item 5)")
     func manyRequests() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         for round in 0..<60 {
             let request = round % 3 == 2 ? #"{"cmd":"clear"}"# : round % 2 == 0 ? SimulatedDaemon.far : #"{"cmd":"go","lat":48.8556,"lon":2.2995}"#
@@ -89,7 +89,7 @@ struct ReplayTests {
 
     @Test("replay - reads the recording from standard input")
     func standardInput() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let (text, truth) = Self.recording()
         let output = try ExternalTool.run(waypointd, ["replay", "-"], input: text)
         #expect(output.status == 0, "\(output.standardError)")
@@ -98,7 +98,7 @@ struct ReplayTests {
 
     @Test("a bad line is reported with its number and skipped; an unreadable file exits 66")
     func badLines() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let text = """
             {"t":0,"imu":{"mag":[20,0,40],"acc":[0,0,-1]}}
             {"t":0.02,"imu":{"mag":[20,0],"acc":[0,0,-1]}}

@@ -6,7 +6,7 @@ import TestSupport
 /// into `waypointd --simulate`, and the simulated wearer walking it, with a restart half-way.
 /// The walk is simulated (no real walker reaches these tests), ``speed`` times faster than real
 /// time; the GPX, the programs, the socket and the restart are real.
-@Suite("Routes end to end", .serialized)
+@Suite("Routes end to end", .serialized, .timeLimit(.minutes(10)))
 struct RouteEndToEndTests {
     /// How much faster than real time the simulated walks run (`--simulate-speed`).
     static let speed = 5.0
@@ -24,10 +24,9 @@ struct RouteEndToEndTests {
 
     @Test("a 5-waypoint GPX route: each waypoint reached once and in order, waypoint-reached 4 times, arrived once; a restart resumes at the same leg")
     func walkRoute() async throws {
-        guard let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel"),
-            let waypointctl = try ExternalTool.built("waypointctl"),
-            let daemon = try await SimulatedDaemon(speed: Self.speed)
-        else { return }
+        let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel")
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon(speed: Self.speed)
         defer { _ = daemon.stop() }
         let directory = daemon.tree.root
         let csv = directory.appendingPathComponent("stops.csv").path
@@ -90,7 +89,8 @@ struct RouteEndToEndTests {
 
     @Test("route load refuses a file that is missing (66), hostile or not GPX (65), naming it; the daemon keeps its destination")
     func badFiles() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         defer { _ = daemon.stop() }
         let client = try ControlClient(path: daemon.socket)
         #expect(client.receive()?["class"] as? String == "VERSION")
@@ -114,7 +114,8 @@ struct RouteEndToEndTests {
 
     @Test("places from the command line: add, list, go by name in another case, a near miss suggested, mark where the wearer stands")
     func places() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         defer { _ = daemon.stop() }
         func ctl(_ words: String...) throws -> ExternalTool.Output {
             try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
@@ -136,11 +137,10 @@ struct RouteEndToEndTests {
 
     @Test("back: out along a walk, then back along the trail to the start; the trail exported as GPX gpxpy and gpsbabel read alike; SIGKILL loses at most the last minute")
     func backAndExport() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"),
-            let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel"),
-            let python = try ExternalTool.find("python3", hint: "apt install python3"),
-            let daemon = try await SimulatedDaemon(speed: Self.speed)
-        else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let gpsbabel = try ExternalTool.find("gpsbabel", hint: "apt install gpsbabel")
+        let python = try ExternalTool.find("python3", hint: "apt install python3")
+        let daemon = try await SimulatedDaemon(speed: Self.speed)
         defer { _ = daemon.stop() }
         func ctl(_ words: String...) throws -> ExternalTool.Output {
             try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
@@ -204,10 +204,12 @@ extension ISO8601DateFormatter {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }
+}
 
+extension RouteEndToEndTests {
     @Test("track export of a 100 000-point trail: every point out, and the daemon's memory comes back after (issue 30, item 8)")
     func largeExportMemory() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl") else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
         // 100 000 points, a second apart, split over the two files as rotation leaves them.
         func lines(_ range: Range<Int>) -> String {
             range.map { index in
@@ -215,11 +217,9 @@ extension ISO8601DateFormatter {
                 return "\(index == 0 ? "S" : "P") \(1_782_950_400 + index).000 \(String(format: "%.7f", north)) 2.2986000 35.0 4.0 1.0 9\n"
             }.joined()
         }
-        guard
-            let daemon = try await SimulatedDaemon(stateFiles: [
-                "trail.1.log": lines(0..<50_000), "trail.log": lines(50_000..<100_000),
+        let daemon = try await SimulatedDaemon(stateFiles: [
+            "trail.1.log": lines(0..<50_000), "trail.log": lines(50_000..<100_000),
             ])
-        else { return }
         defer { _ = daemon.stop() }
         try await Task.sleep(for: .seconds(1))
         let before = try #require(daemon.process.status("VmRSS"))

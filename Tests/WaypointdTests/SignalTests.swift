@@ -5,7 +5,7 @@ import TestSupport
 /// Signals a user, a terminal or `systemctl reload` can send must not end the daemon with the
 /// motor running: each is logged and ignored (SIGPIPE silently), and SIGTERM still stops it
 /// with the motor off.
-@Suite("Signals")
+@Suite("Signals", .timeLimit(.minutes(10)))
 struct SignalTests {
     @Test(
         "SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, the real-time signals and the rest of the terminating signals leave it guiding; SIGTERM stops it with the motor off",
@@ -18,7 +18,7 @@ struct SignalTests {
             ("SIGRTMAX", __libc_current_sigrtmax()),
         ])
     func ignored(name: String, number: Int32) async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let guiding = try await daemon.waitForStatus(client, seconds: 10) { $0["state"] as? String == "guiding" }
@@ -69,11 +69,11 @@ struct SignalAtStartTests {
 
 /// A client's text reaches the journal only escaped: it cannot end a log line and forge
 /// another, with a priority of its own.
-@Suite("Log injection")
+@Suite("Log injection", .timeLimit(.minutes(10)))
 struct LogInjectionTests {
     @Test("a name with a newline is refused (issue 18); one with a quote and a <0> priority is logged on its line, escaped")
     func forgedLine() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         let newline = #"{"cmd":"go","lat":48.86,"lon":2.3,"name":"x\n<0>waypointd: FORGED"}"#
         #expect(client.request(newline)?["code"] as? String == "bad-argument")

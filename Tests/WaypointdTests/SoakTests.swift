@@ -7,7 +7,7 @@ import TestSupport
 /// ill-behaved clients ends with the memory, descriptors and threads it started with.
 /// Twenty seconds in `make test` (a short soak, every kind of client many times over);
 /// `make soak` runs it for `WAYPOINT_SOAK_SECONDS` (1800).
-@Suite("The daemon under a long mixed load")
+@Suite("The daemon under a long mixed load", .timeLimit(.minutes(45)))
 struct SoakTests {
     static let seconds = ProcessInfo.processInfo.environment["WAYPOINT_SOAK_SECONDS"].flatMap { Double($0) } ?? 20
 
@@ -43,7 +43,7 @@ struct SoakTests {
 
     @Test("guiding under a mixed load: RSS, descriptors and threads at the end are those of the start")
     func mixedLoad() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         #expect(try daemon.client().request(SimulatedDaemon.far)?["class"] as? String == "OK")
         var watcher = try ControlWatcher(path: daemon.socket, hertz: 2)
         // Warm up: the thread pool and the allocator reach their working size.

@@ -6,7 +6,7 @@ import TestSupport
 /// daemon (simulated board) and the real `waypointctl` (issue 30, items 1 and 2): no heading
 /// that is not being measured, no turn from a heading the daemon calls unreliable, and the
 /// problem named with what to do.
-@Suite("Status says only what is true")
+@Suite("Status says only what is true", .timeLimit(.minutes(10)))
 struct StatusTruthTests {
     static func ctl(_ waypointctl: URL, _ daemon: SimulatedDaemon, _ words: String...) throws -> ExternalTool.Output {
         try ExternalTool.run(waypointctl, words + ["--socket", daemon.socket])
@@ -14,9 +14,8 @@ struct StatusTruthTests {
 
     @Test("the IMU stops answering while guiding: no heading shown, not reliable, no turn, and the problem named")
     func imuLost() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"),
-            let daemon = try await SimulatedDaemon(events: "5 imu-off\n")
-        else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon(events: "5 imu-off\n")
         defer { _ = daemon.stop() }
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
@@ -42,8 +41,8 @@ struct StatusTruthTests {
 
     @Test("after calibrate reset: no turn from the uncalibrated heading, and the remedy is named")
     func notCalibrated() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon()
-        else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         defer { _ = daemon.stop() }
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
@@ -65,7 +64,7 @@ struct StatusTruthTests {
 
     @Test("after the daemon stalled 5 s, a watcher gets the latest state once, not every line it missed (issue 30, item 17)")
     func watcherAfterStall() async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         defer { _ = daemon.stop() }
         let watcher = try ControlClient(path: daemon.socket, receiveTimeoutSeconds: 1)
         #expect(watcher.receive()?["class"] as? String == "VERSION")

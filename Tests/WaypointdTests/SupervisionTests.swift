@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue 16, items 1, 2, 4 and 5: the real daemon on the simulated board, supervised as systemd
 /// would (`NOTIFY_SOCKET`, `WATCHDOG_USEC`) with the datagrams it sends recorded and timed.
-@Suite("Supervision and start-up warnings")
+@Suite("Supervision and start-up warnings", .timeLimit(.minutes(10)))
 struct SupervisionTests {
     /// What the daemon told "systemd", with when.
     final class Notifications: @unchecked Sendable {
@@ -44,11 +44,9 @@ struct SupervisionTests {
     func noIMUAtStart() async throws {
         let notifications = try Notifications()
         defer { notifications.stop() }
-        guard
-            let daemon = try await SimulatedDaemon(
-                events: "0 imu-off\n15 imu-on\n",
-                environment: ["NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "3000000"])
-        else { return }
+        let daemon = try await SimulatedDaemon(
+            events: "0 imu-off\n15 imu-on\n",
+            environment: ["NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "3000000"])
         let client = try daemon.client()
         #expect(client.request(SimulatedDaemon.far)?["class"] as? String == "OK")
         let missing = try await daemon.waitForStatus(client, seconds: 5) { status in
@@ -87,11 +85,9 @@ struct SupervisionTests {
         let notifications = try Notifications()
         defer { notifications.stop() }
         // WatchdogSec=5, as the unit has it.
-        guard
-            let daemon = try await SimulatedDaemon(
-                events: "4 stall \(seconds)\n",
-                environment: ["NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "5000000"])
-        else { return }
+        let daemon = try await SimulatedDaemon(
+            events: "4 stall \(seconds)\n",
+            environment: ["NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "5000000"])
         #expect(try daemon.client().request(SimulatedDaemon.far)?["class"] as? String == "OK")
         try await Task.sleep(for: .seconds(Double(seconds) + 7))
         let gap = notifications.longestGap(until: .now)
@@ -105,7 +101,7 @@ struct SupervisionTests {
 
     @Test("go with no GPS fix at all: gps-lost plays once settled, and again 10 s later")
     func goWithoutFix() async throws {
-        guard let daemon = try await SimulatedDaemon(events: "0 gps-off\n") else { return }
+        let daemon = try await SimulatedDaemon(events: "0 gps-off\n")
         let client = try daemon.client()
         try await Task.sleep(for: .seconds(1))
         let goAt = ContinuousClock.now
@@ -127,7 +123,7 @@ struct SupervisionTests {
 
     @Test("right after go: accepted, then guiding, and no heading-unreliable warning", arguments: 1...3)
     func noFalseWarningAfterGo(run: Int) async throws {
-        guard let daemon = try await SimulatedDaemon() else { return }
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         // Idle long enough for the slow idle sampling to set in, as when the wearer picks a place.
         try await Task.sleep(for: .seconds(5))
@@ -157,7 +153,7 @@ struct SupervisionTests {
 
     @Test("the real daemon with no I2C bus and no gpsd: up for 12 s, one log line about each, status names the IMU")
     func nothingThere() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         // Port 1: nothing listens there, so every connection is refused at once.
         let (process, socket, tree) = try await Self.realDaemon(waypointd, gpsd: "127.0.0.1:1")
         defer { withExtendedLifetime(tree) {} }
@@ -180,23 +176,20 @@ struct SupervisionTests {
 
     @Test("a state directory that went read-only before a start (issue 30, item 15): it guides on what it holds, says so, refuses saves with the reason")
     func readOnlyStateDirectory() async throws {
-        guard let mount = try ExternalTool.find("mount", hint: "apt-get install mount"),
-            let umount = try ExternalTool.find("umount", hint: "apt-get install mount")
-        else { return }
+        let mount = try ExternalTool.find("mount", hint: "apt-get install mount")
+        let umount = try ExternalTool.find("umount", hint: "apt-get install mount")
         var mounted: URL?
         defer { if let mounted { _ = try? ExternalTool.run(umount, [mounted.path]) } }
         // A read-only mount, as ext4 leaves a failing SD card: root ignores mode bits, not that.
-        guard
-            let daemon = try await SimulatedDaemon(prepareState: { state in
-                let made = try ExternalTool.run(mount, ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", state.path])
-                try #require(made.status == 0, "cannot mount a tmpfs: \(made.standardError)")
-                mounted = state
-                try #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"},"route":null}"#.write(
-                    to: state.appendingPathComponent("target.json"), atomically: false, encoding: .utf8)
-                let readOnly = try ExternalTool.run(mount, ["-o", "remount,ro", state.path])
-                try #require(readOnly.status == 0, "\(readOnly.standardError)")
+        let daemon = try await SimulatedDaemon(prepareState: { state in
+            let made = try ExternalTool.run(mount, ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", state.path])
+            try #require(made.status == 0, "cannot mount a tmpfs: \(made.standardError)")
+            mounted = state
+            try #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"},"route":null}"#.write(
+                to: state.appendingPathComponent("target.json"), atomically: false, encoding: .utf8)
+            let readOnly = try ExternalTool.run(mount, ["-o", "remount,ro", state.path])
+            try #require(readOnly.status == 0, "\(readOnly.standardError)")
             })
-        else { return }
         let client = try daemon.client()
         let status = try #require(client.request(#"{"cmd":"status"}"#), "\(daemon.log)")
         #expect((status["destination"] as? [String: Any])?["name"] as? String == "far", "the saved destination guides: \(status)")
@@ -210,7 +203,8 @@ struct SupervisionTests {
 
     @Test("a hung gpsd (stopped, its socket open) is named in problems while it lasts (issue 30, item 16)")
     func hungGPSD() async throws {
-        guard let waypointd = try ExternalTool.built("waypointd"), let gpsd = try GPSDHarness.start() else { return }
+        let waypointd = try ExternalTool.built("waypointd")
+        let gpsd = try GPSDHarness.start()
         defer { gpsd.stop() }
         let feeder = GPSCommandTests.Feeder(gpsd, log: GPSCommandTests.fixedLog)
         defer { feeder.stop() }
@@ -246,12 +240,10 @@ struct SupervisionTests {
 
     @Test("with a destination restored at start, each state is logged once per change, never twice in a row")
     func stateLoggedOnce() async throws {
-        guard
-            let daemon = try await SimulatedDaemon(
-                events: "0 gps-off\n3 gps-on\n",
-                // The file an earlier build wrote: still read.
-                stateFiles: ["destination.json": #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"}}"#])
-        else { return }
+        let daemon = try await SimulatedDaemon(
+            events: "0 gps-off\n3 gps-on\n",
+            // The file an earlier build wrote: still read.
+            stateFiles: ["destination.json": #"{"version":1,"destination":{"lat":48.8583,"lon":2.2986,"name":"far"}}"#])
         try await Task.sleep(for: .seconds(6))
         #expect(daemon.stop() == 0, "\(daemon.log)")
         #expect(daemon.logged("destination restored") != nil, "\(daemon.log)")

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `waypointctl watch` on a real terminal (tmux, read back with `capture-pane`) against the real
 /// daemon while the simulated wearer turns to face the destination (issue 18, item 5).
-@Suite("watch in a real terminal")
+@Suite("watch in a real terminal", .timeLimit(.minutes(10)))
 struct WatchInTmuxTests {
     /// One captured screen: its ring (the rows between the lubber mark and `state`), as lines.
     struct Frame {
@@ -31,9 +31,9 @@ struct WatchInTmuxTests {
 
     @Test("while the wearer turns: every frame has one ring layout and width; the pin and its zone move with the heading")
     func turning() async throws {
-        guard let tmux = try ExternalTool.find("tmux", hint: "apt-get install tmux"),
-            let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon()
-        else { return }
+        let tmux = try ExternalTool.find("tmux", hint: "apt-get install tmux")
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         // 176 m due east of the simulated start: the wearer turns from west through north to it.
         #expect(try daemon.client().request(#"{"cmd":"go","lat":48.8556,"lon":2.3010,"name":"east"}"#)?["class"] as? String == "OK")
         let server = "waypoint-test-\(getpid())"

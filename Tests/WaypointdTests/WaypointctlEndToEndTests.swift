@@ -4,13 +4,12 @@ import TestSupport
 
 /// Every `waypointctl` daemon command, the real client binary against the real
 /// `waypointd --simulate` over its real socket.
-@Suite("waypointctl against the real daemon")
+@Suite("waypointctl against the real daemon", .timeLimit(.minutes(10)))
 struct WaypointctlEndToEndTests {
     @Test("go in every coordinate form, recent, go --recent, status, mute, buzz, calibrate, watch, clear; errors exit 1")
     func everyCommand() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"),
-            let daemon = try await SimulatedDaemon()
-        else { return }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         func run(_ arguments: String...) throws -> ExternalTool.Output {
             try ExternalTool.run(waypointctl, ["--socket", daemon.socket] + arguments)
         }

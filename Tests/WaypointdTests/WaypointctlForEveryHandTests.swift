@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 18 through the built `waypointctl` and the real `waypointd --simulate`: coordinates in
 /// every hemisphere and form, names that cannot reach a terminal raw, one recent entry per place.
-@Suite("waypointctl for every hand")
+@Suite("waypointctl for every hand", .timeLimit(.minutes(10)))
 struct WaypointctlForEveryHandTests {
     /// A place in each hemisphere, with its decimal degrees as typed and as degrees, minutes
     /// and seconds (worked out by hand: 0.8568° = 51.408' = 51' 24.48").
@@ -40,9 +40,8 @@ struct WaypointctlForEveryHandTests {
 
     @Test("every form, one argument or two, in all four hemispheres: go, bearing and declination agree")
     func hemispheres() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else {
-            return
-        }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         let client = try daemon.client()
         for place in Self.places {
             let reference = try ExternalTool.run(waypointctl, ["declination", place.latitude, place.longitude])
@@ -86,9 +85,8 @@ struct WaypointctlForEveryHandTests {
 
     @Test("random Unicode names (seeded): refused or kept, nothing printed by status, recent or watch --plain is raw")
     func nameFuzz() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else {
-            return
-        }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         var generator = SeededGenerator(seed: 18)
         // What attackers and accidents bring: C0, DEL, C1, bidi overrides and isolates, and
         // ordinary text from several scripts, combining marks and emoji.
@@ -142,9 +140,8 @@ struct WaypointctlForEveryHandTests {
 
     @Test("one recent entry per place: four names for one spot (two refused) leave one entry, the newest name")
     func recentsByPlace() async throws {
-        guard let waypointctl = try ExternalTool.built("waypointctl"), let daemon = try await SimulatedDaemon() else {
-            return
-        }
+        let waypointctl = try ExternalTool.built("waypointctl")
+        let daemon = try await SimulatedDaemon()
         func go(_ extra: [String]) throws -> ExternalTool.Output {
             try ExternalTool.run(waypointctl, ["--socket", daemon.socket, "go", "48.8584", "2.2945"] + extra)
         }
@@ -177,10 +174,9 @@ struct WaypointctlForEveryHandTests {
 
     @Test("real clients: socat and nc -N, writing and half-closing as shell scripts do, get each reply; a bad name is refused")
     func realClients() async throws {
-        guard let socat = try ExternalTool.find("socat", hint: "apt-get install socat"),
-            let nc = try ExternalTool.find("nc", hint: "apt-get install netcat-openbsd"),
-            let daemon = try await SimulatedDaemon()
-        else { return }
+        let socat = try ExternalTool.find("socat", hint: "apt-get install socat")
+        let nc = try ExternalTool.find("nc", hint: "apt-get install netcat-openbsd")
+        let daemon = try await SimulatedDaemon()
         let status = try ExternalTool.run(socat, ["-", "UNIX-CONNECT:\(daemon.socket)"], input: #"{"cmd":"status"}"# + "\n")
         let lines = status.standardOutput.split(separator: "\n")
         #expect(lines.count == 2, "\(status.standardOutput)\(status.standardError)")

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The built `waypointd` through the one argument reader (issue 18): every subcommand names the
 /// mistake the same way, with exit status 64 and the help to read.
-@Suite("waypointd command lines")
+@Suite("waypointd command lines", .timeLimit(.minutes(10)))
 struct WaypointdUsageTests {
     @Test(
         "mistakes: the message, then the help of the command they were made in",
@@ -31,7 +31,7 @@ struct WaypointdUsageTests {
             (["chek"], "unknown command 'chek'; did you mean 'check'?", nil),
         ] as [([String], String, String?)])
     func mistakes(arguments: [String], message: String, command: String?) throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let output = try ExternalTool.run(waypointd, arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")
         #expect(output.standardError.hasPrefix("waypointd: \(message)"), "\(arguments): \(output.standardError)")
@@ -42,7 +42,7 @@ struct WaypointdUsageTests {
 
     @Test("motor-test says what it played, on which chip (not the selector 'auto': issue 30, item 11), and that the motor is off")
     func motorTestSays() throws {
-        guard let waypointd = try ExternalTool.built("waypointd") else { return }
+        let waypointd = try ExternalTool.built("waypointd")
         let tree = try PWMSysfsTree()
         try tree.exportRunning(chip: "pwmchip0", channel: 0, periodNanoseconds: 0, dutyNanoseconds: 0)
         let output = try ExternalTool.run(waypointd, ["motor-test", "--pattern", "accepted", "--sysfs-root", tree.root.path])

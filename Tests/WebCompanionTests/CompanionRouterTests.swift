@@ -10,7 +10,7 @@ import WebCompanion
 /// The companion's answers, request by request, with the daemon scripted (`FakeDaemonLink`) and
 /// the session book in a temporary directory. The real server and the real daemon are in
 /// `CompanionEndToEndTests` (WaypointdTests) and the browser scripts.
-@Suite struct CompanionRouterTests {
+@Suite(.timeLimit(.minutes(5))) struct CompanionRouterTests {
     static let host = "127.0.0.1:8740"
 
     final class Setup {
@@ -259,7 +259,7 @@ func JSONString(_ text: String) -> String {
 }
 
 /// A page's change reaches every page's event stream at once, not at the watch's next tick.
-@Suite struct CompanionEventsTests {
+@Suite(.timeLimit(.minutes(5))) struct CompanionEventsTests {
     @Test func aChangeThroughThePageIsSentToEveryStreamAtOnce() throws {
         let status = #"{"class":"STATUS","state":"guiding","destination":{"lat":48.1,"lon":2.1,"name":null,"radius":15}}"#
         let link = FakeDaemonLink(replies: ["status": [status]])

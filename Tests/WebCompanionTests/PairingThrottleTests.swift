@@ -1,7 +1,7 @@
 import Testing
 import WebCompanion
 
-@Suite struct PairingThrottleTests {
+@Suite(.timeLimit(.minutes(5))) struct PairingThrottleTests {
     @Test func tenWrongTokensInAMinuteLockAMinute() {
         var throttle = PairingThrottle()
         for second in 0..<9 {

@@ -4,7 +4,7 @@ import WebCompanion
 /// The pairing link's QR code. The expected sizes are ISO/IEC 18004's capacity table (byte mode,
 /// level M: version 5 holds 84 bytes, version 6 holds 106; a version-V code is 17 + 4V modules
 /// wide), not libqrencode's answers.
-@Suite struct QRCodeTests {
+@Suite(.timeLimit(.minutes(5))) struct QRCodeTests {
     static let link = "http://192.168.43.20:8740/pair?token=" + String(repeating: "3f", count: 32)
 
     @Test func aPairingLinkIsAVersion6Code() throws {

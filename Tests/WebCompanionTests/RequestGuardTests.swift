@@ -1,7 +1,7 @@
 import Testing
 import WebCompanion
 
-@Suite struct RequestGuardTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestGuardTests {
     static let address: ListenAddress = {
         var reason = ""
         return ListenAddress("192.168.43.20:8740", reason: &reason)!

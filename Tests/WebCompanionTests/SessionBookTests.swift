@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 import WebCompanion
 
 /// The session book's files, as `pair`, `token`, `sessions`, `revoke` and the server share them.
-@Suite struct SessionBookTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionBookTests {
     static func directory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID().uuidString)")
     }
@@ -52,12 +53,9 @@ import WebCompanion
 }
 
 /// Run as root, the commands give what they make to the service's user (CI runs as root).
-@Suite struct SessionOwnershipTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionOwnershipTests {
     @Test func filesMadeByRootGoToTheStateDirectorysOwner() throws {
-        guard geteuid() == 0 else {
-            print("skipping: only root can give files away")
-            return
-        }
+        guard geteuid() == 0 else { try skip("only root can give files away") }
         let directory = SessionBookTests.directory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

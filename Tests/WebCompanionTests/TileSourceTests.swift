@@ -5,7 +5,7 @@ import WebCompanion
 
 /// Tiles from an MBTiles file, made here as MBTiles 1.3 lays one out: rows counted from the
 /// south (`tile_row = 2^z − 1 − y`), so a tile asked for by its XYZ `y` comes from the flipped row.
-@Suite struct TileSourceTests {
+@Suite(.timeLimit(.minutes(5))) struct TileSourceTests {
     static func file(_ build: (SQLiteDatabase) throws -> Void) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString).mbtiles").path
         let database = try SQLiteDatabase(path: path, mode: .create)

@@ -1,7 +1,7 @@
 import Testing
 import WebCompanion
 
-@Suite struct WebConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct WebConfigurationTests {
     @Test func everyKeyIsRead() throws {
         let text = """
             # the hotspot
