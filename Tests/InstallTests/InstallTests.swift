@@ -73,7 +73,7 @@ struct InstallTests {
         defer { try? FileManager.default.removeItem(at: stage) }
         let listed = try Self.make(["print-install-files"])
         let expected = listed.standardOutput.split(separator: "\n").map(String.init)
-        #expect(expected.count == 24)
+        #expect(expected.count == 30)
         #expect(try Self.readmeList() == expected)
 
         _ = try Self.make(["install-files", "DESTDIR=\(stage.path)", "BIN=\(programs.path)"])
