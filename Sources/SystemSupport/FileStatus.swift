@@ -2,7 +2,7 @@
 
 /// What `stat(2)` says of a file, the parts the programs read: what it is, which file it is,
 /// when it changed, whose it is.
-public struct FileStatus: Sendable, Hashable {
+public struct FileStatus: Sendable {
     /// What kind of file it is.
     public var kind: FileSystem.Kind
     /// Its inode number: a file renamed over it is another.
@@ -17,15 +17,5 @@ public struct FileStatus: Sendable, Hashable {
         inode = UInt64(status.st_ino)
         modificationSeconds = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
         owner = (status.st_uid, status.st_gid)
-    }
-
-    public static func == (lhs: FileStatus, rhs: FileStatus) -> Bool {
-        lhs.kind == rhs.kind && lhs.inode == rhs.inode && lhs.modificationSeconds == rhs.modificationSeconds
-            && lhs.owner == rhs.owner
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(inode)
-        hasher.combine(modificationSeconds)
     }
 }
