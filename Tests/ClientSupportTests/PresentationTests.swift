@@ -6,7 +6,7 @@ import TestSupport
 /// How numbers read for a person, against the table both clients are held to (`Data/words.tsv`:
 /// the companion page's words.js reads the same rows in headless Chromium), so that the phone
 /// and waypointctl say "432 m" and "north-northeast" alike.
-@Suite("Presentation: the words both clients share", .timeLimit(.minutes(1)))
+@Suite("Presentation: the words both clients share", .timeLimit(.minutes(5)))
 struct PresentationTests {
     /// One row of the table: what to turn into words, and the words.
     struct Row: Sendable, CustomTestStringConvertible {

@@ -203,7 +203,7 @@ struct RoutePlaceTrackRequestTests {
 
 /// The reply classes are one table (`ControlReply.MessageClass`): what the encoder writes is
 /// what the decoder reads and what clients name, for every class.
-@Suite("Control protocol: the reply classes", .timeLimit(.minutes(1)))
+@Suite("Control protocol: the reply classes", .timeLimit(.minutes(5)))
 struct ReplyClassTests {
     @Test("every example reply is written with its class, read back as the same reply, and every class has an example")
     func oneTable() throws {

@@ -2,7 +2,7 @@ import Geodesy
 import Simulation
 import Testing
 
-@Suite("The simulated walker", .timeLimit(.minutes(1)))
+@Suite("The simulated walker", .timeLimit(.minutes(5)))
 struct SimulatedWalkerTests {
     @Test("scans until facing the destination, walks there, and stops")
     func walksToDestination() {

@@ -39,7 +39,7 @@ struct CommandTableTests {
 /// The bash completion reads the tables through `waypointctl --completions`; these hold the
 /// tables to the help, which is written by hand: an option the help tells of is one the
 /// completion offers, and every command of the overview is completed.
-@Suite("waypointctl's completions against its help", .timeLimit(.minutes(1)))
+@Suite("waypointctl's completions against its help", .timeLimit(.minutes(5)))
 struct CompletionTableTests {
     /// The `--options` a help's usage (its first paragraph) names; the rest of a help may tell
     /// of other commands' options.

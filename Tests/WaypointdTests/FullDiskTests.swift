@@ -7,7 +7,7 @@ import TestSupport
 /// the daemon holds the state from before the request or the one after it, never neither. A
 /// full disk once lost the target: `route load` could not write the route's file, and the
 /// destination's was removed (issue 37).
-@Suite("A full disk keeps the last good state", .timeLimit(.minutes(3)))
+@Suite("A full disk keeps the last good state", .timeLimit(.minutes(10)))
 struct FullDiskTests {
     /// The route loaded in the test: three named waypoints north of the simulated start.
     static let route = #"{"cmd":"route","action":"load","name":"Loop","waypoints":[{"lat":48.8566,"lon":2.2986,"name":"W1"},{"lat":48.8576,"lon":2.2986,"name":"W2"},{"lat":48.8586,"lon":2.2986,"name":"W3"}]}"#

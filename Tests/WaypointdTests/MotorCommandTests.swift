@@ -37,7 +37,7 @@ struct MotorCommandTests {
 
     @Test(
         "SIGINT from the first millisecond after exec to after the motor started, 200 times in a row: every run ends at once with the motor off (issue 37)",
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(10)))
     func signalAtStart() async throws {
         let waypointd = try #require(try ExternalTool.built("waypointd"))
         let tree = try PWMSysfsTree()

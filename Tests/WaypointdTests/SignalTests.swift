@@ -37,7 +37,7 @@ struct SignalTests {
 /// SIGTERM at any moment of the daemon's start is honoured: blocked before any thread starts
 /// and taken by the signal thread, it is never lost (issue 37: a dispatch source, armed later on
 /// another thread, lost a signal sent in between, and the process ran on).
-@Suite("Signals at start", .timeLimit(.minutes(5)))
+@Suite("Signals at start", .timeLimit(.minutes(10)))
 struct SignalAtStartTests {
     @Test("SIGTERM from the first millisecond after exec to after the socket is up, 200 times in a row: every run stops at once with the motor off")
     func sigtermAtStart() async throws {

@@ -7,7 +7,7 @@ import WebCompanion
 /// A page knows its own changes by their id, not by a guess: the STATUS after a change made
 /// through the companion goes to every page at once, marked with the id the page sent
 /// (`X-Change-Id`), so the page that made it does not announce it a second time.
-@Suite("A page's own change, marked", .timeLimit(.minutes(1)))
+@Suite("A page's own change, marked", .timeLimit(.minutes(5)))
 struct OwnChangeTests {
     /// The next bytes the stream has (it waits for them).
     static func read(_ stream: any HTTPStream) -> String {
