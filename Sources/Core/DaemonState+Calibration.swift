@@ -41,7 +41,7 @@ extension DaemonState {
         guard let referenceField = pipeline.modelFieldMicrotesla else { return .refused(.noDatedFix) }
         let result: (calibration: MagneticCalibration, quality: CalibrationFit.Quality)
         do throws(CalibrationFit.Refusal) {
-            result = try fit.fit(referenceFieldMicrotesla: referenceField)
+            result = try fit.fit(referenceFieldMicrotesla: referenceField, inclinationDegrees: pipeline.modelInclinationDegrees)
         } catch {
             return Outcome(effects: [.log(.info, "calibration refused", ["reason": "\(error)"])], reply: .failure(.fitRefused(error)))
         }

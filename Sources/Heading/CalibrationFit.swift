@@ -34,8 +34,9 @@ public struct CalibrationFit: Sendable {
     public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// Fewer samples than `minimumSamples`.
         case tooFewSamples(have: Int, need: Int)
-        /// Directions of the sensor that were never turned towards the field: body-frame
-        /// octant names such as `forward-right-down`.
+        /// Directions of the sensor that were never turned towards the field: how to hold the
+        /// device for each (``missingDirections(octantCounts:inclinationDegrees:)``), or
+        /// body-frame octant names such as `forward-right-down` without the field's inclination.
         case missingDirections([String])
         /// The samples do not form an ellipsoid (a stuck axis, a constant field).
         case notAnEllipsoid
@@ -47,8 +48,8 @@ public struct CalibrationFit: Sendable {
             case .tooFewSamples(let have, let need):
                 return "too few samples: \(have) of at least \(need); keep turning the device"
             case .missingDirections(let names):
-                return "not enough coverage: no samples with the field towards " + names.joined(separator: ", ")
-                    + "; turn the device through a figure-eight so every side faces north and down"
+                return "not enough coverage; still to do: " + names.joined(separator: "; ")
+                    + " (turn the device through a figure-eight so every side faces north and down)"
             case .notAnEllipsoid:
                 return "the samples do not form an ellipsoid: is the magnetometer stuck or saturated?"
             case .poorFit(let percent):
@@ -117,16 +118,21 @@ public struct CalibrationFit: Sendable {
     }
 
     /// Fits a calibration scaled to the model field.
-    /// - Parameter referenceFieldMicrotesla: the local total intensity F (WMM at the place).
+    /// - Parameters:
+    ///   - referenceFieldMicrotesla: the local total intensity F (WMM at the place).
+    ///   - inclinationDegrees: the field's inclination there, when known: a refusal for missing
+    ///     directions then says how to hold the device.
     /// - Returns: the calibration and its quality.
     /// - Throws: `Refusal` saying what is wrong or missing.
-    public func fit(referenceFieldMicrotesla: Double) throws(Refusal) -> (calibration: MagneticCalibration, quality: Quality) {
+    public func fit(
+        referenceFieldMicrotesla: Double, inclinationDegrees: Double? = nil
+    ) throws(Refusal) -> (calibration: MagneticCalibration, quality: Quality) {
         guard samples.count >= Self.minimumSamples else {
             throw .tooFewSamples(have: samples.count, need: Self.minimumSamples)
         }
         let counts = octantCounts
-        let missing = (0..<8).filter { counts[$0] < Self.minimumSamplesPerOctant }
-        guard missing.isEmpty else { throw .missingDirections(missing.map(Self.octantName)) }
+        let missing = Self.missingDirections(octantCounts: counts, inclinationDegrees: inclinationDegrees)
+        guard missing.isEmpty else { throw .missingDirections(missing) }
 
         let mean = samples.reduce(Vector3.zero, +) / Double(samples.count)
         // Scale the centred samples to about unit size so the normal equations are well conditioned.

@@ -67,6 +67,17 @@ struct CalibrationFitTests {
             #expect(names.allSatisfy { $0.hasSuffix("-up") }, "\(names)")
             #expect("\(error)".contains("turn the device through a figure-eight"))
         }
+        // With the field's inclination known, the refusal says how to hold the device, in the
+        // words of the running calibration's list, not body-frame octants (issue 38: a phone
+        // showed "back-right-up" beside "turn it face-down, nose-up and to the right").
+        do {
+            _ = try fit.fit(referenceFieldMicrotesla: 50, inclinationDegrees: 60)
+            Issue.record("a fit without coverage was accepted")
+        } catch {
+            let words = "\(error)"
+            #expect(words.contains("face-down") && !words.contains("-up,") && !words.contains("back-"), "\(words)")
+            #expect(words.contains("still to do: turn it face-down, nose-"), "\(words)")
+        }
         var few = CalibrationFit()
         for i in 0..<20 { few.add(Vector3(Double(i), 0, 0)) }
         #expect(throws: CalibrationFit.Refusal.tooFewSamples(have: 20, need: 150)) { try few.fit(referenceFieldMicrotesla: 50) }
