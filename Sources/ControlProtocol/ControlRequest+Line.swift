@@ -53,6 +53,10 @@ extension ControlRequest {
         case .removeRecent(let index):
             fields.action = "remove"
             fields.index = index
+        case .removeRecentPlace(let latitude, let longitude):
+            fields.action = "remove"
+            fields.lat = latitude
+            fields.lon = longitude
         case .watch(let enabled, let hertz):
             fields.enable = enabled
             fields.hz = hertz
@@ -87,7 +91,7 @@ extension ControlRequest {
         case .clear: "clear"
         case .status: "status"
         case .watch: "watch"
-        case .recent, .removeRecent: "recent"
+        case .recent, .removeRecent, .removeRecentPlace: "recent"
         case .mute: "mute"
         case .calibrate: "calibrate"
         case .buzz: "buzz"

@@ -32,6 +32,11 @@ extension ControlRequest {
     static func readRecent(_ fields: RequestReader) throws(ControlError) -> ControlRequest {
         switch try fields.word("action", among: ["list", "remove"], default: "list") {
         case "remove":
+            if fields.object["lat"] != nil || fields.object["lon"] != nil {
+                if fields.object["index"] != nil { throw ControlError(.badArgument, "give either index or lat and lon, not both") }
+                let place = try readPoint(fields)
+                return .removeRecentPlace(latitude: place.latitude, longitude: place.longitude)
+            }
             guard let index = try fields.number("index", in: 1...Double(recentCount)), index == index.rounded() else {
                 throw ControlError(.badArgument, "index must be a whole number from 1 to \(recentCount)")
             }

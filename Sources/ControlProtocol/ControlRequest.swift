@@ -13,6 +13,7 @@ import TextFormats
 /// | `{"cmd":"back","minutes":30}` | ``back(minutes:)`` |
 /// | `{"cmd":"clear"}` · `{"cmd":"status"}` · `{"cmd":"recent"}` | ``clear``, ``status``, ``recent`` |
 /// | `{"cmd":"recent","action":"remove","index":2}` | ``removeRecent(_:)`` |
+/// | `{"cmd":"recent","action":"remove","lat":48.8584,"lon":2.2945}` | ``removeRecentPlace(latitude:longitude:)`` |
 /// | `{"cmd":"watch","enable":true,"hz":2}` | ``watch(enabled:hertz:)`` |
 /// | `{"cmd":"mute","on":true}` | ``mute(_:)`` |
 /// | `{"cmd":"calibrate","action":"start"}` | ``calibrate(_:)`` |
@@ -81,6 +82,10 @@ public enum ControlRequest: Sendable, Hashable {
     case recent
     /// Forget one of the recent destinations: 1 is the most recent.
     case removeRecent(Int)
+    /// Forget the recent destination at this place (within the same-place distance): a
+    /// client that shows the list names what was tapped, not a number the list may have moved
+    /// since.
+    case removeRecentPlace(latitude: Double, longitude: Double)
     /// Silence (true) or restore (false) guidance vibration; patterns still play.
     case mute(Bool)
     /// Run a step of the magnetometer calibration.

@@ -6,6 +6,8 @@ extension DaemonState {
     public enum Refusal: Error, Sendable, Equatable {
         /// `go --recent N` past the end of a list of `count`.
         case fewRecent(count: Int)
+        /// `recent remove` at a place no recent destination is at.
+        case notRecent
         /// A `buzz` pattern the player cannot render (a protocol newer than the daemon).
         case patternNotRendered(String)
         /// A `buzz` while another pattern plays: a stream of them must not keep the motor going.

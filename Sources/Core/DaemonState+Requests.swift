@@ -67,6 +67,11 @@ extension DaemonState {
             guard index >= 1, index <= recent.count else { return .refused(.fewRecent(count: recent.count)) }
             recent = RecentDestinations(recent.enumerated().filter { $0.offset != index - 1 }.map(\.element))
             return Outcome(effects: [.log(.info, "recent destination removed", [:]), .save(.recent)], reply: .success(.ok), done: "removed")
+        case .removeRecentPlace(let latitude, let longitude):
+            let place = SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude), name: nil)
+            guard recent.contains(where: { $0.isSamePlace(as: place) }) else { return .refused(.notRecent) }
+            recent = RecentDestinations(recent.filter { !$0.isSamePlace(as: place) })
+            return Outcome(effects: [.log(.info, "recent destination removed", [:]), .save(.recent)], reply: .success(.ok), done: "removed")
         case .mute(let on): return mute(on, at: seconds)
         case .buzz(let pattern): return buzz(pattern, patternPlaying: context.isPatternPlaying)
         case .calibrate(let action): return calibrate(action, at: seconds, utcSeconds: context.utcSeconds)

@@ -166,7 +166,7 @@ struct RoutePlaceTrackRequestTests {
         .place(.list), .place(.add(DestinationReport(latitude: 48.86, longitude: 2.29, name: "Bakery", radiusMeters: 8), replacing: true)),
         .place(.mark(name: "Car", seconds: 5, radiusMeters: nil, replacing: false)), .place(.rename("Car", to: "Old car")),
         .place(.remove("Car")), .track(.export(since: 1_782_950_400, until: nil, cursor: "0:42")), .track(.clear),
-        .back(minutes: 30), .back(minutes: nil),
+        .back(minutes: 30), .back(minutes: nil), .removeRecent(2), .removeRecentPlace(latitude: 48.8584, longitude: 2.2945),
     ]
 
     @Test("each new request round-trips through its line", arguments: requests)
@@ -187,6 +187,9 @@ struct RoutePlaceTrackRequestTests {
     func refusals() {
         #expect(Self.refusal(#"{"cmd":"place","action":"add","name":"A","lat":1,"lon":2,"radius":1}"#) == "bad-argument: radius 1.0 is outside [2, 1000]")
         #expect(Self.refusal(#"{"cmd":"place","action":"add","lat":1,"lon":2}"#) == "bad-argument: name is required")
+        #expect(Self.refusal(#"{"cmd":"recent","action":"remove","index":1,"lat":1,"lon":2}"#)
+            == "bad-argument: give either index or lat and lon, not both")
+        #expect(Self.refusal(#"{"cmd":"recent","action":"remove","lat":1}"#) == "bad-argument: lon is required")
         #expect(Self.refusal(#"{"cmd":"route","action":"load","waypoints":[{"lat":1}]}"#) == "bad-argument: waypoints[0].lon is required")
         let many = "[" + Array(repeating: #"{"lat":1,"lon":2}"#, count: 1001).joined(separator: ",") + "]"
         #expect(Self.refusal(#"{"cmd":"route","action":"load","waypoints":\#(many)}"#) == "bad-argument: a route needs 1 to 1000 waypoints; this one has 1001")

@@ -181,6 +181,28 @@ struct DaemonStateTests {
         #expect(missing.reply.failure == ControlError(.notFound, "there are only 0 recent destinations"))
     }
 
+    /// A client names the recent destination it removes by its place: two taps in a row remove
+    /// the two places tapped, whatever the list's order became between them (issue 38: remove
+    /// on #2 and #4 removed #2 and #5, numbers the first removal had moved).
+    @Test("recent remove by place removes that place, and refuses one no longer there")
+    func removeRecentByPlace() {
+        var state = Self.fresh()
+        let points = (1...5).map { Coordinate(uncheckedLatitudeDegrees: 48.85 + Double($0) * 0.01, longitudeDegrees: 2.29) }
+        for (index, point) in points.enumerated() { _ = state.go(point, name: "P\(index + 1)", at: Double(index)) }
+        #expect(state.recent.map(\.name) == ["P5", "P4", "P3", "P2", "P1"])
+        for tapped in [state.recent[1], state.recent[3]] {
+            let removed = state.drive(
+                .removeRecentPlace(latitude: tapped.coordinate.latitudeDegrees, longitude: tapped.coordinate.longitudeDegrees), at: 10
+            ) { $0 }
+            #expect(removed.reply.failure == nil)
+            #expect(removed.saves == [.recent(state.recent)])
+        }
+        #expect(state.recent.map(\.name) == ["P5", "P3", "P1"])
+        let again = state.drive(.removeRecentPlace(latitude: points[3].latitudeDegrees, longitude: points[3].longitudeDegrees), at: 11) { $0 }
+        #expect(again.reply.failure?.code == .notFound)
+        #expect(state.recent.count == 3)
+    }
+
     @Test("calibrate: start pauses guidance, finish without a fix is refused, with one it stores, saves and plays calibrated")
     func calibrate() {
         var state = DaemonState(pipeline: NavigationPipeline(), saved: .initial)

@@ -34,6 +34,9 @@ private final class FakeHandler: ControlHandler {
         case .removeRecent(let index):
             calls.withLock { $0.append("recent remove \(index)") }
             return .ok
+        case .removeRecentPlace(let latitude, let longitude):
+            calls.withLock { $0.append("recent remove \(latitude) \(longitude)") }
+            return .ok
         case .recent:
             return .recent([
                 DestinationReport(latitude: -33.8568, longitude: 151.2153, name: "Opera"), DestinationReport(latitude: 1, longitude: 2),

@@ -9,6 +9,8 @@ extension ControlError {
         switch refusal {
         case .fewRecent(let count):
             self.init(.notFound, "there \(count == 1 ? "is" : "are") only \(count) recent destination\(count == 1 ? "" : "s")")
+        case .notRecent:
+            self.init(.notFound, "no recent destination is at that place; it may have been removed already")
         case .patternNotRendered(let name):
             self.init(.internal, "pattern \(name) has no rendering")
         case .patternPlaying:
