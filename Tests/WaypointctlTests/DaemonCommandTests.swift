@@ -51,7 +51,7 @@ struct DaemonCommandTests {
                 muted: no
 
                 """)
-        let json = try #require(try run(["status", "--json"], replies: [[Self.status]], socketAfterCommand: true))
+        let json = try run(["status", "--json"], replies: [[Self.status]], socketAfterCommand: true)
         #expect(json.requests == [#"{"cmd":"status"}"#])
         #expect(json.output.standardOutput == Self.status + "\n")
     }
@@ -86,7 +86,7 @@ struct DaemonCommandTests {
             named.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8584,"lon":2.2945,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
         #expect(named.output.standardOutput == "destination set: Eiffel Tower, 48°51'30.2\"N 2°17'40.2\"E (arrival within 15 m)\n")
         #expect(named.output.standardError.isEmpty, "the fix is near: no refusal")
-        let south = try #require(try run(["go", "-22.9519", "-43.2105"], replies: [[Self.status], [Self.ok], [Self.status]]))
+        let south = try run(["go", "-22.9519", "-43.2105"], replies: [[Self.status], [Self.ok], [Self.status]])
         #expect(south.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":-22.9519,"lon":-43.2105}"#, #"{"cmd":"status"}"#])
         #expect(south.output.standardOutput == "destination set: 22°57'06.8\"S 43°12'37.8\"W\n")
     }
@@ -114,7 +114,7 @@ struct DaemonCommandTests {
         let timedOut = try await runAside(["calibrate", "start", "--wait", "--timeout", "1"], replies: [[started], [half], [half], [half]])
         #expect(timedOut.output.status == 1)
         #expect(timedOut.output.standardError.contains("not ready after 1 s; still missing: turn it face-down, nose-up and to the right"), "\(timedOut.output.standardError)")
-        let usage = try #require(try run(["calibrate", "finish", "--wait"], replies: []))
+        let usage = try run(["calibrate", "finish", "--wait"], replies: [])
         #expect(usage.output.status == 64 && usage.output.standardError.contains("--wait only with start"))
     }
 
@@ -171,12 +171,12 @@ struct DaemonCommandTests {
                 == "waypointctl: go: 2.2945 48.8584 is 6794 km from here, but 48.8584 2.2945 (the same numbers, "
                 + "latitude first) is 433 m away: if you meant that, run 'waypointctl go 48.8584 2.2945'; "
                 + "to go to 2.2945 48.8584 all the same, add --force\n")
-        let forced = try #require(try run(["go", "2.2945", "48.8584", "--force"], replies: [[Self.ok], [Self.status]]))
+        let forced = try run(["go", "2.2945", "48.8584", "--force"], replies: [[Self.ok], [Self.status]])
         #expect(forced.output.status == 0, "\(forced.output.standardError)")
         #expect(forced.requests == [#"{"cmd":"go","lat":2.2945,"lon":48.8584}"#, #"{"cmd":"status"}"#])
         #expect(forced.output.standardError.isEmpty)
         // Out of range as typed, in range swapped: refused, with the order spelled out.
-        let refused = try #require(try run(["go", "151.2153", "-33.8568"], replies: []))
+        let refused = try run(["go", "151.2153", "-33.8568"], replies: [])
         #expect(refused.output.status == 64)
         #expect(
             refused.output.standardError.hasPrefix(
@@ -192,16 +192,16 @@ struct DaemonCommandTests {
         #expect(linked.output.status == 0, "\(linked.output.standardError)")
         #expect(linked.requests == [#"{"cmd":"go","lat":48.85837,"lon":2.294481,"name":"Eiffel Tower"}"#, #"{"cmd":"status"}"#])
         // A short code: the fix first (48.8556, 2.2986), then the completed place.
-        let short = try #require(try run(["go", "V75V+8Q"], replies: [[Self.status], [Self.ok], [Self.status]]))
+        let short = try run(["go", "V75V+8Q"], replies: [[Self.status], [Self.ok], [Self.status]])
         #expect(short.output.status == 0, "\(short.output.standardError)")
         #expect(short.requests == [#"{"cmd":"status"}"#, #"{"cmd":"go","lat":48.8583125,"lon":2.2944375}"#, #"{"cmd":"status"}"#])
         #expect(short.output.standardError == "waypointctl: 8FW4V75V+8Q: the short code completed near the current fix\n")
         // --near instead of the fix: nothing asked.
-        let near = try #require(try run(["place", "add", "Tower", "V75V+8Q", "--near", "48.86,2.35"], replies: [[Self.ok]]))
+        let near = try run(["place", "add", "Tower", "V75V+8Q", "--near", "48.86,2.35"], replies: [[Self.ok]])
         #expect(near.requests == [#"{"action":"add","cmd":"place","lat":48.8583125,"lon":2.2944375,"name":"Tower"}"#])
         // No fix yet: refused with what to do, nothing set.
         let idle = #"{"class":"STATUS","state":"no-fix","heading":{"reliable":false},"destination":null}"#
-        let noFix = try #require(try run(["place", "add", "Tower", "V75V+8Q"], replies: [[idle]]))
+        let noFix = try run(["place", "add", "Tower", "V75V+8Q"], replies: [[idle]])
         #expect(noFix.output.status == 65)
         #expect(noFix.requests == [#"{"cmd":"status"}"#])
         #expect(noFix.output.standardError.contains("has no fix yet: give --near COORDINATE"), "\(noFix.output.standardError)")
@@ -213,7 +213,7 @@ struct DaemonCommandTests {
         let first = try run(["clear"], replies: [[Self.status], [Self.ok]])
         #expect(first.requests == [#"{"cmd":"status"}"#, #"{"cmd":"clear"}"#])
         #expect(first.output.standardOutput == "destination cleared; guidance stopped\n")
-        let second = try #require(try run(["clear"], replies: [[idle], [Self.ok]]))
+        let second = try run(["clear"], replies: [[idle], [Self.ok]])
         #expect(second.output.status == 0)
         #expect(second.output.standardOutput == "no destination was set; nothing to clear\n")
     }
@@ -228,10 +228,8 @@ struct DaemonCommandTests {
         #expect(
             result.output.standardError
                 == "waypointctl: error from waypointd: not-found: there is only 1 recent destination\n")
-        let refused = try #require(
-            try run(
-                ["calibrate", "finish"],
-                replies: [[#"{"class":"ERROR","code":"refused","message":"coverage 40%; keep turning"}"#]]))
+        let refused = try run(
+            ["calibrate", "finish"], replies: [[#"{"class":"ERROR","code":"refused","message":"coverage 40%; keep turning"}"#]])
         #expect(refused.requests == [#"{"action":"finish","cmd":"calibrate"}"#])
         #expect(refused.output.status == 1)
         #expect(refused.output.standardError.contains("refused: coverage 40%; keep turning"))
@@ -262,14 +260,14 @@ struct DaemonCommandTests {
         let hangUp = try run(["status"], replies: [[]], ending: .close)
         #expect(hangUp.output.status == 69)
         #expect(hangUp.output.standardError.contains("waypointd closed the connection on /tmp/waypointctl-test-"))
-        let nonsense = try #require(try run(["status"], replies: [["hello"]]))
+        let nonsense = try run(["status"], replies: [["hello"]])
         #expect(nonsense.output.status == 1)
         #expect(nonsense.output.standardError.contains("unreadable reply from waypointd on /tmp/"))
         #expect(nonsense.output.standardError.contains("not a JSON object (not valid JSON)"))
-        let wrong = try #require(try run(["status"], replies: [[#"{"class":"RECENT","destinations":[]}"#]]))
+        let wrong = try run(["status"], replies: [[#"{"class":"RECENT","destinations":[]}"#]])
         #expect(wrong.output.status == 1)
         #expect(wrong.output.standardError == "waypointctl: waypointd answered RECENT to status\n")
-        let silent = try #require(try run(["status"], replies: [], greeting: nil, ending: .close))
+        let silent = try run(["status"], replies: [], greeting: nil, ending: .close)
         #expect(silent.output.status == 69)
     }
 
@@ -322,10 +320,8 @@ struct DaemonCommandTests {
         #expect(gone.output.status == 69)
         #expect(gone.output.standardOutput.hasPrefix("guiding; heading 292° WNW"))
         #expect(gone.output.standardError.contains("waypointd closed the connection"))
-        let dropped = try #require(
-            try run(
-                ["watch"],
-                replies: [[Self.ok, #"{"class":"ERROR","code":"internal","message":"you fell behind"}"#]]))
+        let dropped = try run(
+            ["watch"], replies: [[Self.ok, #"{"class":"ERROR","code":"internal","message":"you fell behind"}"#]])
         #expect(dropped.output.status == 1)
         #expect(dropped.output.standardError.contains("internal: you fell behind"))
     }

@@ -56,17 +56,17 @@ struct DaemonUsageTests {
                 source     Google Maps link
 
                 """)
-        let code = try #require(try run(["locate", "8fw4v75v+8q9", "--json"]))
+        let code = try run(["locate", "8fw4v75v+8q9", "--json"])
         // The reference implementation's centre and cell (PyPI openlocationcode): 2.5e-5° × 3.125e-5°.
         #expect(code.standardOutput == #"{"lat":48.8582875,"lon":2.294484375,"source":"plus-code","precision_m":2.8}"# + "\n")
-        let geo = try #require(try run(["locate", "--json", "geo:48.8584,2.2945;u=35"]))
+        let geo = try run(["locate", "--json", "geo:48.8584,2.2945;u=35"])
         #expect(geo.standardOutput == #"{"lat":48.8584,"lon":2.2945,"source":"geo-uri","precision_m":35}"# + "\n")
         for (text, reason) in [
             ("https://maps.app.goo.gl/AbC123", "nothing is fetched"), ("bakery", "needs a search"),
             ("V75V+8Q", "give --near COORDINATE"), ("91 200", "out of range"),
             ("bakery \u{1B}]0;owned\u{7} " + String(repeating: "x", count: 5000), "\\u{1B}]0;owned\\u{07}"),
         ] {
-            let refused = try #require(try run(["locate", text, "--socket", Self.absent]))
+            let refused = try run(["locate", text, "--socket", Self.absent])
             #expect(refused.status == 65, "\(text)")
             #expect(refused.standardError.hasPrefix("waypointctl: locate: ") && refused.standardError.contains(reason), "\(refused.standardError)")
             #expect(refused.standardOutput.isEmpty)
@@ -104,7 +104,7 @@ struct DaemonUsageTests {
             #expect(output.standardError == message, "\(words)")
             #expect(output.standardOutput.isEmpty)
         }
-        let fromEnvironment = try #require(try run(arguments, environment: ["WAYPOINT_SOCKET": Self.absent]))
+        let fromEnvironment = try run(arguments, environment: ["WAYPOINT_SOCKET": Self.absent])
         #expect(fromEnvironment.status == 69)
         #expect(fromEnvironment.standardError == message)
     }
@@ -146,7 +146,7 @@ struct DaemonUsageTests {
                 == "waypointctl: cannot connect to \(path): Connection refused — is waypointd running?\n")
 
         let long = "/tmp/" + String(repeating: "x", count: 120)
-        let tooLong = try #require(try run(["--socket", long, "status"]))
+        let tooLong = try run(["--socket", long, "status"])
         #expect(tooLong.status == 69)
         #expect(tooLong.standardError.contains("socket path \(long) is longer than 107 bytes"))
     }
