@@ -1,5 +1,6 @@
 #include "waypoint_http.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -14,6 +15,21 @@ struct log_target {
 // One server per process, so one log target; set before the server starts and never after.
 static struct log_target log_target;
 
+struct notice_target {
+    waypoint_http_connection_notice notice;
+    void *context;
+};
+
+// Likewise one target for the connections' notices.
+static struct notice_target notice_target;
+
+static void connection_noticed(void *context, struct MHD_Connection *connection, void **socket_context,
+                               enum MHD_ConnectionNotificationCode code) {
+    (void)socket_context;
+    struct notice_target *target = context;
+    if (target->notice != NULL) target->notice(target->context, connection, code == MHD_CONNECTION_NOTIFY_STARTED);
+}
+
 static void log_formatted(void *context, const char *format, va_list arguments) {
     struct log_target *target = context;
     char message[512];
@@ -24,6 +40,7 @@ static void log_formatted(void *context, const char *format, va_list arguments) 
 struct MHD_Daemon *waypoint_http_start(const struct waypoint_http_settings *settings,
                                        MHD_AccessHandlerCallback handler, void *handler_context,
                                        MHD_RequestCompletedCallback completed, void *completed_context,
+                                       waypoint_http_connection_notice notice, void *notice_context,
                                        waypoint_http_log log, void *log_context, uint16_t *port) {
     int family = settings->ipv6 ? AF_INET6 : AF_INET;
     socklen_t length = settings->ipv6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
@@ -46,6 +63,8 @@ struct MHD_Daemon *waypoint_http_start(const struct waypoint_http_settings *sett
     *port = ntohs(settings->ipv6 ? ((struct sockaddr_in6 *)&bound)->sin6_port : ((struct sockaddr_in *)&bound)->sin_port);
     log_target.log = log;
     log_target.context = log_context;
+    notice_target.notice = notice;
+    notice_target.context = notice_context;
     unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL
                          | MHD_USE_ERROR_LOG;
     if (settings->ipv6) flags |= MHD_USE_IPv6;
@@ -55,6 +74,8 @@ struct MHD_Daemon *waypoint_http_start(const struct waypoint_http_settings *sett
         {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)log_formatted, &log_target},
         {MHD_OPTION_LISTEN_SOCKET, listener, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->address_limit, NULL},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_noticed, &notice_target},
         {MHD_OPTION_CONNECTION_TIMEOUT, settings->timeout_seconds, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory_bytes, NULL},
         {MHD_OPTION_THREAD_STACK_SIZE, (intptr_t)settings->thread_stack_bytes, NULL},
@@ -79,4 +100,22 @@ struct MHD_Daemon *waypoint_http_start(const struct waypoint_http_settings *sett
 
 struct MHD_Response *waypoint_http_copied_response(size_t size, const void *bytes) {
     return MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+int waypoint_http_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+void waypoint_http_client_address(struct MHD_Connection *connection, char *text, size_t size) {
+    if (size == 0) return;
+    text[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, text, (socklen_t)size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, text, (socklen_t)size);
+    }
 }

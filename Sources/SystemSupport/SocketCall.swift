@@ -5,7 +5,7 @@
 /// turns into a `Result`.
 ///
 /// `close` is not here: ``FileDescriptor/close()`` wraps it.
-enum SocketCall {
+public enum SocketCall {
     /// `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)`.
     static func makeStreamSocket() -> Result<Int32, Errno> {
         SystemCall.valueOrErrno {
@@ -174,7 +174,7 @@ enum SocketCall {
 
     /// `shutdown(SHUT_RDWR)`: wakes a `recv` blocked on the socket, which then returns 0.
     /// `ENOTCONN` (the peer already left) is not a failure worth reporting.
-    static func shutdown(_ descriptor: Int32) -> Result<Void, Errno> {
+    public static func shutdown(_ descriptor: Int32) -> Result<Void, Errno> {
         SystemCall.valueOrErrno { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }.map { _ in () }
     }
 

@@ -63,14 +63,34 @@ public final class CompanionRouter: Sendable {
 
     /// Answers `request`: ``admit(_:)``, then ``answer(_:)`` if it was admitted. (The server
     /// calls the two itself, the first once the headers are in.)
-    public func respond(to request: HTTPRequest) -> HTTPResponse { admit(request) ?? answer(request) }
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if case .refused(let refusal) = admit(request) { return refusal }
+        return answer(request)
+    }
 
-    /// The refusal of a request whose headers are all that is in, or nil to read its body and
-    /// ``answer(_:)`` it: a `Host` not ours, another site's `Origin`, no session for the API.
-    public func admit(_ request: HTTPRequest) -> HTTPResponse? {
-        if let refusal = parts.guardian.refusal(of: request) { return withCommonHeaders(refusal, request) }
-        if Self.needsSession(request.path) && !authorized(request) { return withCommonHeaders(Self.unauthorized, request) }
-        return nil
+    /// What to do with a request whose headers are all that is in: refuse it there (a `Host`
+    /// not ours, another site's `Origin`, no session for the API, a body or a method other than
+    /// GET without a session), or read it and ``answer(_:)`` it, keeping the connection open only
+    /// for a session.
+    public func admit(_ request: HTTPRequest) -> HTTPServer.Admission {
+        if let refusal = parts.guardian.refusal(of: request) { return .refused(withCommonHeaders(refusal, request)) }
+        let session = authorized(request) != nil
+        if session { return .admitted(session: true) }
+        if Self.needsSession(request.path) { return .refused(withCommonHeaders(Self.unauthorized, request)) }
+        // Without a session nothing is read past the headers: the page's files and the pairing
+        // link are read with GET, and a body would only cost the Pi memory.
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .refused(withCommonHeaders(.error(405, "only GET reads the page's files"), request))
+        }
+        if Self.announcesBody(request) {
+            return .refused(withCommonHeaders(.error(413, "a request without a session carries no body"), request))
+        }
+        return .admitted(session: false)
+    }
+
+    /// Whether the headers say a body follows.
+    static func announcesBody(_ request: HTTPRequest) -> Bool {
+        request.header("transfer-encoding") != nil || (request.header("content-length").flatMap(Int.init) ?? 0) > 0
     }
 
     /// Answers a request ``admit(_:)`` let through, with the headers every answer carries.
@@ -87,6 +107,9 @@ public final class CompanionRouter: Sendable {
 
     static func needsSession(_ path: String) -> Bool { path.hasPrefix("/api/") || path.hasPrefix("/tiles/") }
 
+    /// What the page says when the daemon does not answer: the same words as its event stream's.
+    static let daemonDown = "The navigation service on the Pi is not answering."
+
     static let unauthorized = HTTPResponse.error(401, "this phone is not paired: on the Pi, run waypoint-web pair and open the link it prints")
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
@@ -98,15 +121,16 @@ public final class CompanionRouter: Sendable {
 
     // MARK: - Sessions
 
-    private func authorized(_ request: HTTPRequest) -> Bool {
+    /// The token of the request's session, or nil when it has none that is valid now.
+    private func authorized(_ request: HTTPRequest) -> String? {
         let token: String?
         if let authorization = request.header("authorization"), authorization.hasPrefix("Bearer ") {
             token = String(authorization.dropFirst("Bearer ".count))
         } else {
             token = request.cookies[Self.cookieName]
         }
-        guard let token else { return false }
-        return parts.sessions.session(token: token, now: parts.wallSeconds()) != nil
+        guard let token, parts.sessions.session(token: token, now: parts.wallSeconds()) != nil else { return nil }
+        return token
     }
 
     /// `GET /pair?token=…`: the link `waypoint-web pair` printed. A right one sets the session
@@ -114,7 +138,8 @@ public final class CompanionRouter: Sendable {
     private func pair(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" else { return .error(405, "a pairing link is opened with GET") }
         let now = parts.monotonicSeconds()
-        if let wait = throttle.withLock({ $0.allows(at: now) ? nil : $0.secondsLeft(at: now) }) {
+        let address = request.clientAddress
+        if let wait = throttle.withLock({ $0.allows(address, at: now) ? nil : $0.secondsLeft(address, at: now) }) {
             var response = Self.page(429, "Too many wrong pairing links", "Wait a minute, then open the link again.")
             response.headers.append(("Retry-After", String(wait)))
             return response
@@ -126,7 +151,7 @@ public final class CompanionRouter: Sendable {
                 "\(Self.cookieName)=\(session.token); Path=/; Max-Age=\(seconds); HttpOnly; SameSite=Strict" + (parts.tls ? "; Secure" : "")
             return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", cookie)])
         case .invalid:
-            throttle.withLock { $0.recordFailure(at: now) }
+            throttle.withLock { $0.recordFailure(address, at: now) }
             return Self.page(
                 403, "This pairing link does not work",
                 "It was used already, it is older than 10 minutes, or it was mistyped. On the Pi, run waypoint-web pair for a new one.")
@@ -153,7 +178,12 @@ public final class CompanionRouter: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/api/status"): return relay(.status, change: nil)
         case ("GET", "/api/events"):
-            guard let events = parts.events, let stream = events.subscribe() else {
+            // The stream ends within half a second of its session's revocation or expiry.
+            let sessions = parts.sessions
+            let token = authorized(request) ?? ""
+            let wallSeconds = parts.wallSeconds
+            let stillValid: @Sendable () -> Bool = { sessions.session(token: token, now: wallSeconds()) != nil }
+            guard let events = parts.events, let stream = events.subscribe(while: stillValid) else {
                 return .error(503, "\(EventHub.maximumStreams) pages are following the daemon already; close one")
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
@@ -245,18 +275,25 @@ public final class CompanionRouter: Sendable {
         do throws(DaemonUnreachable) {
             reply = try parts.daemon.exchange(request)
         } catch {
-            throw Refused(response: .error(502, error.description))
+            // A phone's words first; the socket's own words (a path, a question about a
+            // process) are for the log and whoever reads the JSON.
+            throw Refused(response: .json(502, .object([
+                "error": .string(Self.daemonDown), "detail": .string(error.description),
+            ])))
         }
         if case .error = reply { throw Refused(response: .json(422, Self.value(reply))) }
         return reply
     }
 
     /// `POST /api/place {"text": …}`: the one box. A place (any form `waypointctl locate`
-    /// reads) becomes the destination; words become a search near the fix.
+    /// reads) becomes the destination; words become a search near the fix. Coordinates that
+    /// look typed longitude first (``LikelySwap``, as `waypointctl go` asks) are answered 409
+    /// with both readings, unless `"force": true`.
     private func place(_ request: HTTPRequest) -> HTTPResponse {
         guard request.body.count <= Self.maximumJSONBodyBytes, case .object(let fields)? = try? JSONParser.parse(request.body),
             let text = fields["text"]?.string
         else { return .error(400, "the body is {\"text\": \"what was typed or pasted\"}") }
+        let forced = fields["force"] == .bool(true)
         var location: Location
         do throws(LocationError) {
             location = try LocationParser.parse(text)
@@ -279,6 +316,22 @@ public final class CompanionRouter: Sendable {
         }
         let latitude = location.coordinate.latitudeDegrees
         let longitude = location.coordinate.longitudeDegrees
+        if !forced, [.coordinates, .geoURI].contains(location.source), case .status(let now)? = try? reply(.status),
+            let fixLatitude = now.fix?.latitude, let fixLongitude = now.fix?.longitude,
+            let swap = LikelySwap(
+                destination: location.coordinate, fix: Coordinate(uncheckedLatitudeDegrees: fixLatitude, longitudeDegrees: fixLongitude))
+        {
+            let point = { (c: Coordinate) -> JSONValue in
+                .object([
+                    "lat": .number(c.latitudeDegrees), "lon": .number(c.longitudeDegrees),
+                    "dms": .string(c.formattedDegreesMinutesSeconds()),
+                ])
+            }
+            return .json(409, .object([
+                "error": .string("\(swap.finding). Did you mean it latitude first?"), "typed": point(swap.typed),
+                "meant": point(swap.meant), "typed_m": .number(swap.typedMeters), "meant_m": .number(swap.meantMeters),
+            ]))
+        }
         let status: ControlReply?
         do throws(Refused) {
             status = try changing(Self.changeID(of: request)) { () throws(Refused) -> ControlReply? in
@@ -288,7 +341,8 @@ public final class CompanionRouter: Sendable {
         } catch {
             return error.response
         }
-        var said = "Guiding to " + (location.name ?? Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude).formattedDecimal(fractionDigits: 5))
+        // Written as the page's readout writes a position (degrees, minutes, seconds).
+        var said = "Guiding to " + (location.name ?? location.coordinate.formattedDegreesMinutesSeconds())
         if case .status(let status)? = status, let distance = status.distanceMeters, let bearing = status.bearingDegrees {
             said += ", \(Presentation.distance(meters: distance))"
             if let point = CompassPoint(bearingDegrees: bearing) { said += " to the \(point.spokenName)" }

@@ -55,8 +55,13 @@ public final class EventHub: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// A new stream, or nil when ``maximumStreams`` are open.
-    public func subscribe() -> (any HTTPStream)? {
+    /// How often a stream asks whether it may go on, seconds: a revoked session's stream ends
+    /// within this.
+    public static let validitySeconds = 0.5
+
+    /// A new stream, which lasts while `valid` says so (its session is not revoked or expired),
+    /// or nil when ``maximumStreams`` are open.
+    public func subscribe(while valid: @escaping @Sendable () -> Bool = { true }) -> (any HTTPStream)? {
         let admitted = locked { () -> Bool in
             guard streams < Self.maximumStreams, !closed else { return false }
             streams += 1
@@ -64,7 +69,7 @@ public final class EventHub: @unchecked Sendable {
         }
         guard admitted else { return nil }
         condition.broadcast()  // wakes the watcher
-        return Stream(hub: self)
+        return Stream(hub: self, valid: valid)
     }
 
     // MARK: - The watcher
@@ -147,18 +152,19 @@ public final class EventHub: @unchecked Sendable {
 
     // MARK: - A stream
 
-    /// What a stream's thread waits for: a new event, a keep-alive, or the end.
+    /// What a stream's thread waits for: a new event, a time to look again, or the end.
     fileprivate enum Next {
         case event([UInt8], UInt64)
-        case keepAlive
+        case quiet
         case end
     }
 
-    fileprivate func next(after seen: UInt64) -> Next {
-        let deadline = MonotonicCondition.deadline(after: .seconds(Self.keepAliveSeconds))
+    /// The next event after `seen`, or ``Next/quiet`` when none came for `seconds`.
+    fileprivate func next(after seen: UInt64, within seconds: Double) -> Next {
+        let deadline = MonotonicCondition.deadline(after: .milliseconds(Int64(seconds * 1000)))
         return locked {
             while !closed && generation == seen {
-                if !condition.wait(until: deadline) { return closed ? .end : .keepAlive }
+                if !condition.wait(until: deadline) { return closed ? .end : .quiet }
             }
             return closed ? .end : .event(latest, generation)
         }
@@ -172,23 +178,36 @@ public final class EventHub: @unchecked Sendable {
     private final class Stream: HTTPStream, @unchecked Sendable {
         // @unchecked: used by its connection's thread only.
         private let hub: EventHub
+        private let valid: @Sendable () -> Bool
         private var seen: UInt64 = 0
+        /// Seconds of quiet since the last thing written, toward the next keep-alive.
+        private var quietSeconds = 0.0
         /// Bytes of the current event not yet written (an event larger than the library's buffer).
         private var pending: ArraySlice<UInt8> = Array("retry: 2000\n\n".utf8)[...]
         private var finished = false
 
-        init(hub: EventHub) { self.hub = hub }
+        init(hub: EventHub, valid: @escaping @Sendable () -> Bool) {
+            self.hub = hub
+            self.valid = valid
+        }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
             while pending.isEmpty {
-                switch hub.next(after: seen) {
+                // Asked before each event and at least every validitySeconds: a revoked session
+                // receives nothing more, not even the state already waiting.
+                let next = hub.next(after: seen, within: EventHub.validitySeconds)
+                guard valid() else { return nil }
+                switch next {
                 case .end: return nil
-                case .keepAlive: pending = Array(": keep-alive\n\n".utf8)[...]
+                case .quiet:
+                    quietSeconds += EventHub.validitySeconds
+                    if quietSeconds >= EventHub.keepAliveSeconds { pending = Array(": keep-alive\n\n".utf8)[...] }
                 case .event(let bytes, let generation):
                     seen = generation
                     pending = bytes[...]
                 }
             }
+            quietSeconds = 0
             let count = min(buffer.count, pending.count)
             buffer.copyBytes(from: pending.prefix(count))
             pending = pending.dropFirst(count)

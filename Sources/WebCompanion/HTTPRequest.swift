@@ -15,11 +15,13 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Whether the body was larger than ``HTTPServer/Limits/bodyBytes`` and dropped.
     public var bodyTooLarge: Bool
+    /// The client's IP address as text (`192.0.2.7`); empty when unknown.
+    public var clientAddress: String
 
     /// A request from its parts.
     public init(
         method: String, path: String, headers: [String: String] = [:], cookies: [String: String] = [:],
-        query: [String: String] = [:], body: [UInt8] = [], bodyTooLarge: Bool = false
+        query: [String: String] = [:], body: [UInt8] = [], bodyTooLarge: Bool = false, clientAddress: String = ""
     ) {
         self.method = method
         self.path = path
@@ -28,6 +30,7 @@ public struct HTTPRequest: Sendable {
         self.query = query
         self.body = body
         self.bodyTooLarge = bodyTooLarge
+        self.clientAddress = clientAddress
     }
 
     /// A header's value by its lower-case name.

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import CMicroHTTPD
 import SystemSupport
+import Synchronization
 
 /// The companion's HTTP server: libmicrohttpd with a thread per connection, so that an event
 /// stream may block its own thread waiting for the daemon's next state, and a handler may wait
@@ -14,6 +15,13 @@ public final class HTTPServer: @unchecked Sendable {
     public struct Limits: Sendable {
         /// Connections at once, each a thread: beyond it the kernel's backlog waits, then refuses.
         public var connections = 32
+        /// Connections at once from one address: room for every event stream the hub allows
+        /// (``EventHub/maximumStreams``) and a browser's six requests, and no more, so that two
+        /// other addresses together still leave the paired phone a few of ``connections``.
+        public var connectionsPerAddress = 14
+        /// A connection's request headers must all be in within this many seconds of its accept
+        /// (``HeaderDeadlines``), however slowly they trickle.
+        public var headerSeconds = 5
         /// A connection quiet this long is closed: a slow client cannot hold a thread for ever.
         public var quietSeconds = 30
         /// The memory of one connection, where the request line and headers must fit (about
@@ -30,15 +38,28 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Answers a request the preflight let through; runs on the connection's own thread.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
-    /// Looks at a request once its headers are in, before its body is read: an answer ends it
-    /// there (a request without a session does not get to send megabytes first).
-    public typealias Preflight = @Sendable (HTTPRequest) -> HTTPResponse?
+    /// Looks at a request once its headers are in, before its body is read.
+    public typealias Preflight = @Sendable (HTTPRequest) -> Admission
+
+    /// What the preflight decided.
+    public enum Admission: Sendable {
+        /// Answered now, before any body is read, and the connection closed: a request without
+        /// a session does not get to send megabytes first.
+        case refused(HTTPResponse)
+        /// Read whole and handled. Without a session the connection is closed after the answer
+        /// (`Connection: close`): only a paired client keeps one open.
+        case admitted(session: Bool)
+    }
 
     private let handler: Handler
     private let preflight: Preflight
     private let limits: Limits
     private let logger: Logger
     private var daemon: OpaquePointer?
+    private let deadlines: HeaderDeadlines
+    /// The library's lines: one per refused connection, so bounded (``LogBudget``).
+    private let logBudget = Mutex(LogBudget())
+    private let created = ContinuousClock.now
 
     /// A server that answers with `handler`; it listens once ``start(address:tls:)`` returns.
     public init(limits: Limits = Limits(), logger: Logger, preflight: @escaping Preflight, handler: @escaping Handler) {
@@ -46,6 +67,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.preflight = preflight
         self.logger = logger
         self.handler = handler
+        deadlines = HeaderDeadlines(seconds: limits.headerSeconds)
     }
 
     deinit { stop() }
@@ -64,6 +86,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Returns: the port listened on (the kernel's choice when `address` asks for 0).
     public func start(address: ListenAddress, tls: (certificate: String, key: String)?) throws(StartError) -> UInt16 {
         precondition(daemon == nil, "the server is already running")
+        do throws(Errno) {
+            try deadlines.start()
+        } catch {
+            throw StartError(address: address, error: error)
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         var port: UInt16 = 0
         let started: OpaquePointer? = address.socketAddressBytes.withUnsafeBytes { socketAddress in
@@ -72,13 +99,19 @@ public final class HTTPServer: @unchecked Sendable {
                     var settings = waypoint_http_settings(
                         address: socketAddress.baseAddress!.assumingMemoryBound(to: sockaddr.self),
                         ipv6: address.isIPv6 ? 1 : 0, connection_limit: UInt32(limits.connections),
+                        address_limit: UInt32(limits.connectionsPerAddress),
                         timeout_seconds: UInt32(limits.quietSeconds), connection_memory_bytes: limits.connectionMemoryBytes,
                         thread_stack_bytes: limits.threadStackBytes, tls_certificate_pem: certificate, tls_key_pem: key)
-                    return waypoint_http_start(&settings, accessHandler, context, completedHandler, context, logHandler, context, &port)
+                    return waypoint_http_start(
+                        &settings, accessHandler, context, completedHandler, context, noticeHandler, context, logHandler, context, &port)
                 }
             }
         }
-        guard let started else { throw StartError(address: address, error: Errno(rawValue: errno)) }
+        guard let started else {
+            let error = Errno(rawValue: errno)
+            deadlines.close()
+            throw StartError(address: address, error: error)
+        }
         daemon = started
         return port
     }
@@ -89,7 +122,11 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else { return }
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        deadlines.close()
     }
+
+    /// Connections shut down so far for missing their header deadline.
+    public var headerDeadlinesMissed: Int { deadlines.expiredCount }
 
     // MARK: - One connection's request
 
@@ -98,7 +135,11 @@ public final class HTTPServer: @unchecked Sendable {
     fileprivate final class PendingRequest {
         var request: HTTPRequest
         var tooLarge = false
-        init(_ request: HTTPRequest) { self.request = request }
+        let keepAlive: Bool
+        init(_ request: HTTPRequest, keepAlive: Bool) {
+            self.request = request
+            self.keepAlive = keepAlive
+        }
     }
 
     fileprivate func handle(
@@ -106,14 +147,21 @@ public final class HTTPServer: @unchecked Sendable {
         uploadSize: UnsafeMutablePointer<Int>, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let stateBox = state.pointee else {
-            // The headers are in. A request refused now, or with a body announced larger than the
-            // bound, is answered before the body is read (the library then closes the connection).
+            // The headers are in: the deadline is met. A request refused now, or with a body
+            // announced larger than the bound, is answered before the body is read, and the
+            // connection closed.
+            deadlines.disarm(UnsafeMutableRawPointer(connection))
             let head = request(connection, url: url, method: method)
-            if let refusal = preflight(head) { return queue(refusal, on: connection) }
-            if let length = Self.value(connection, .HEADER_KIND, "Content-Length").flatMap(Int.init), length > limits.bodyBytes {
-                return queue(.error(413, "the request's body is \(length) bytes; at most \(limits.bodyBytes) are taken"), on: connection)
+            let keepAlive: Bool
+            switch preflight(head) {
+            case .refused(let refusal): return queue(refusal, on: connection, keepAlive: false)
+            case .admitted(let session): keepAlive = session
             }
-            state.pointee = Unmanaged.passRetained(PendingRequest(head)).toOpaque()
+            if let length = Self.value(connection, .HEADER_KIND, "Content-Length").flatMap(Int.init), length > limits.bodyBytes {
+                return queue(
+                    .error(413, "the request's body is \(length) bytes; at most \(limits.bodyBytes) are taken"), on: connection, keepAlive: false)
+            }
+            state.pointee = Unmanaged.passRetained(PendingRequest(head, keepAlive: keepAlive)).toOpaque()
             return .YES
         }
         let pending = Unmanaged<PendingRequest>.fromOpaque(stateBox).takeUnretainedValue()
@@ -133,15 +181,32 @@ public final class HTTPServer: @unchecked Sendable {
         var whole = pending.request
         whole.bodyTooLarge = pending.tooLarge
         pending.request.body = []
-        return queue(handler(whole), on: connection)
+        let answer = handler(whole)
+        // A large body's blocks were taken from this thread's arena: given back, or the memory
+        // of a burst of uploads stays resident after they are gone.
+        if whole.body.count >= Int(HeapPolicy.largeBlockBytes) { HeapPolicy.releaseFreeMemory() }
+        return queue(answer, on: connection, keepAlive: pending.keepAlive)
     }
 
-    /// The request's line, headers, cookies and query.
+    /// The request's line, headers, cookies, query and client address.
     private func request(_ connection: OpaquePointer, url: String, method: String) -> HTTPRequest {
-        HTTPRequest(
+        var address = [CChar](repeating: 0, count: 64)  // INET6_ADDRSTRLEN is 46
+        waypoint_http_client_address(connection, &address, address.count)
+        return HTTPRequest(
             method: method, path: url, headers: Self.values(connection, .HEADER_KIND, lowercased: true),
             cookies: Self.values(connection, .COOKIE_KIND, lowercased: false),
-            query: Self.values(connection, .GET_ARGUMENT_KIND, lowercased: false))
+            query: Self.values(connection, .GET_ARGUMENT_KIND, lowercased: false),
+            clientAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    fileprivate func noticed(_ connection: OpaquePointer, started: Bool) {
+        let key = UnsafeMutableRawPointer(connection)
+        if started {
+            let socket = waypoint_http_connection_socket(connection)
+            if socket >= 0 { deadlines.arm(key, socket: socket) }
+        } else {
+            deadlines.disarm(key)
+        }
     }
 
     fileprivate func completed(_ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
@@ -150,7 +215,7 @@ public final class HTTPServer: @unchecked Sendable {
         state.pointee = nil
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, keepAlive: Bool) -> MHD_Result {
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -165,11 +230,18 @@ public final class HTTPServer: @unchecked Sendable {
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
         for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+        if !keepAlive { _ = MHD_add_response_header(made, "Connection", "close") }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
 
     fileprivate func log(_ message: String) {
-        logger.warning("libmicrohttpd: \(message.hasSuffix("\n") ? String(message.dropLast()) : message)")
+        let (seconds, attoseconds) = (ContinuousClock.now - created).components
+        let now = Double(seconds) + Double(attoseconds) / 1e18
+        let (allowed, suppressed) = logBudget.withLock { $0.admit(at: now) }
+        guard allowed else { return }
+        let text = message.hasSuffix("\n") ? String(message.dropLast()) : message
+        let left = suppressed > 0 ? " (and \(suppressed) more of its lines in the last minute, not logged)" : ""
+        logger.warning("libmicrohttpd: \(text)\(left)")
     }
 
     // MARK: - Reading the library's values
@@ -226,6 +298,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
 
 private let completedHandler: MHD_RequestCompletedCallback = { context, _, state, _ in
     Unmanaged<HTTPServer>.fromOpaque(context!).takeUnretainedValue().completed(state)
+}
+
+private let noticeHandler: waypoint_http_connection_notice = { context, connection, started in
+    Unmanaged<HTTPServer>.fromOpaque(context!).takeUnretainedValue().noticed(connection!, started: started != 0)
 }
 
 private let logHandler: waypoint_http_log = { context, message in

@@ -66,7 +66,7 @@ enum ServeCommand {
         // the handler reads it through this box, set before any request can come.
         let routerBox = RouterBox()
         let server = HTTPServer(logger: logger, preflight: { request in
-            guard let router = routerBox.router else { return .error(503, "starting; try again in a moment") }
+            guard let router = routerBox.router else { return .refused(.error(503, "starting; try again in a moment")) }
             return router.admit(request)
         }) { request in routerBox.router?.answer(request) ?? .error(503, "starting; try again in a moment") }
         let port: UInt16

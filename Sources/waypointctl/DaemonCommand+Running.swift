@@ -214,35 +214,12 @@ extension DaemonCommand {
         return report
     }
 
-    /// A destination this far from the current fix, when its latitude and longitude swapped
-    /// would be near it, was most likely typed longitude first: ``swapRefusal(_:_:)``.
-    static let implausibleDistanceMeters = 1_000_000.0
-    /// How near the swapped point must be to the fix for ``swapRefusal(_:_:)``: a walk's length.
-    static let plausibleDistanceMeters = 100_000.0
-
-    /// Why `go` is refused for a destination thousands of kilometres away whose swap is near
-    /// the current fix (`go 2.2945 48.8584` in Paris), or nil: the wearer would otherwise feel
-    /// the accepted pattern and walk on toward nothing. Without a fix nothing can be judged.
+    /// Why `go` is refused for a destination most likely typed longitude first (``LikelySwap``),
+    /// or nil. Without a fix nothing can be judged.
     static func swapRefusal(_ destination: Coordinate, _ session: DaemonSession) throws(DaemonFailure) -> String? {
-        guard let fix = try session.currentFix() else { return nil }
-        return swapRefusal(destination, fixLatitude: fix.latitudeDegrees, fixLongitude: fix.longitudeDegrees)
-    }
-
-    /// ``swapRefusal(_:_:)`` for a fix at `fixLatitude`, `fixLongitude` (pure, for tests).
-    static func swapRefusal(_ destination: Coordinate, fixLatitude: Double, fixLongitude: Double) -> String? {
-        guard destination.longitudeDegrees.magnitude <= Coordinate.latitudeLimitDegrees else { return nil }
-        let swapped = Coordinate(
-            uncheckedLatitudeDegrees: destination.longitudeDegrees, longitudeDegrees: destination.latitudeDegrees)
-        let here = Coordinate(uncheckedLatitudeDegrees: fixLatitude, longitudeDegrees: fixLongitude)
-        let distance = { (point: Coordinate) in Geodesic.wgs84.inverse(from: here, to: point).distanceMeters }
-        let asGiven = distance(destination)
-        let asSwapped = distance(swapped)
-        guard asGiven > implausibleDistanceMeters, asSwapped < plausibleDistanceMeters else { return nil }
-        let typed = "\(destination.latitudeDegrees) \(destination.longitudeDegrees)"
-        let meant = "\(swapped.latitudeDegrees) \(swapped.longitudeDegrees)"
-        return "\(typed) is \(Presentation.distance(meters: asGiven)) from here, but \(meant) (the same numbers, "
-            + "latitude first) is \(Presentation.distance(meters: asSwapped)) away: if you meant that, "
-            + "run 'waypointctl go \(meant)'; to go to \(typed) all the same, add --force"
+        guard let fix = try session.currentFix(), let swap = LikelySwap(destination: destination, fix: fix) else { return nil }
+        return "\(swap.finding): if you meant that, run 'waypointctl go \(LikelySwap.numbers(swap.meant))'; "
+            + "to go to \(LikelySwap.numbers(swap.typed)) all the same, add --force"
     }
 
     /// The daemon's JSON line with DEL, C1 controls and bidirectional overrides written as

@@ -128,7 +128,30 @@ import WebCompanion
         let setup = try Setup(link: FakeDaemonLink(reachable: false))
         let response = setup.request("GET", "/api/status")
         #expect(response.status == 502)
-        #expect((Self.json(response)["error"] as? String)?.contains("does not answer") == true)
+        // A phone's words (issue 38: "cannot connect to …/d.sock … is waypointd running?"); the
+        // socket's own in the detail.
+        #expect(Self.json(response)["error"] as? String == "The navigation service on the Pi is not answering.")
+        #expect((Self.json(response)["detail"] as? String)?.contains("does not answer") == true)
+    }
+
+    /// The box asks what `waypointctl go` asks (``LikelySwap``): `2.2945 48.8584` typed in Paris
+    /// is answered with both readings, not set 6 790 km away; `force` sets it as typed.
+    @Test func theBoxAsksAboutCoordinatesTypedLongitudeFirst() throws {
+        let paris = #"{"class":"STATUS","state":"idle","fix":{"lat":48.8566,"lon":2.3522,"mode":3}}"#
+        let link = FakeDaemonLink(replies: ["status": [paris]])
+        let setup = try Setup(link: link)
+        let asked = setup.request("POST", "/api/place", body: #"{"text":"2.2945 48.8584"}"#)
+        let json = Self.json(asked)
+        #expect(asked.status == 409, "\(json)")
+        #expect((json["meant"] as? [String: Any])?["lat"] as? Double == 48.8584)
+        #expect((json["meant"] as? [String: Any])?["dms"] as? String == #"48°51'30.2"N 2°17'40.2"E"#)
+        #expect((json["error"] as? String)?.hasPrefix("2.2945 48.8584 is 6790 km from here, but 48.8584 2.2945") == true, "\(json)")
+        #expect(!link.sent.contains { if case .go = $0 { true } else { false } }, "nothing set")
+        let forced = setup.request("POST", "/api/place", body: #"{"text":"2.2945 48.8584","force":true}"#)
+        #expect(forced.status == 200)
+        #expect(link.sent.contains(.go(latitude: 2.2945, longitude: 48.8584, name: nil)))
+        // Confirmed as the readout writes positions, not in decimals.
+        #expect((Self.json(forced)["said"] as? String)?.hasPrefix(#"Guiding to 2°17'40.2"N 48°51'30.2"E"#) == true, "\(Self.json(forced))")
     }
 
     @Test func theBoxSetsALinkAsTheDestination() throws {
@@ -225,15 +248,50 @@ import WebCompanion
         setup.advance(SessionBook.pairingSeconds + 1)
         #expect(setup.request("GET", "/pair", query: ["token": old], authorized: false).status == 403)
 
-        // Ten wrong tokens (with the two above: more than enough), then even a right one waits.
-        for _ in 0..<PairingThrottle.maximumFailures {
-            _ = setup.request("GET", "/pair", query: ["token": String(repeating: "0", count: 64)], authorized: false)
+        // Ten wrong tokens from one address (with the two above: more than enough), then even
+        // a right one from there waits; the phone at another address is not locked out.
+        let pair = { (token: String, address: String) in
+            setup.router.respond(to: HTTPRequest(
+                method: "GET", path: "/pair", headers: ["host": Self.host], query: ["token": token], clientAddress: address))
         }
+        for _ in 0..<PairingThrottle.maximumFailures { _ = pair(String(repeating: "0", count: 64), "192.0.2.66") }
         let right = try setup.book.makePairing(now: 1_000_000 + SessionBook.pairingSeconds + 1)
-        let throttled = setup.request("GET", "/pair", query: ["token": right], authorized: false)
+        let throttled = pair(right, "192.0.2.66")
         #expect(throttled.status == 429 && throttled.header("Retry-After") == "60")
+        #expect(pair(right, "192.0.2.20").status == 303, "the phone, at its own address, pairs")
+        let again = try setup.book.makePairing(now: 1_000_000 + SessionBook.pairingSeconds + 1)
         setup.advance(PairingThrottle.lockSeconds)
-        #expect(setup.request("GET", "/pair", query: ["token": right], authorized: false).status == 303, "a minute later")
+        #expect(pair(again, "192.0.2.66").status == 303, "a minute later")
+    }
+
+    /// Without a session, only GET of the page and the pairing link is read, one request per
+    /// connection: nothing past the headers, no body, and the connection closed after.
+    @Test func withoutASessionNoBodyIsReadAndTheConnectionCloses() throws {
+        let setup = try Setup()
+        let admit = { (method: String, path: String, headers: [String: String], authorized: Bool) -> HTTPServer.Admission in
+            var all = headers.merging(["host": Self.host]) { $1 }
+            if authorized { all["authorization"] = "Bearer \(setup.token)" }
+            return setup.router.admit(HTTPRequest(method: method, path: path, headers: all))
+        }
+        let refusedStatus = { (admission: HTTPServer.Admission) -> Int? in
+            if case .refused(let response) = admission { return response.status }
+            return nil
+        }
+        #expect(refusedStatus(admit("POST", "/", ["content-length": "5000000"], false)) == 405, "before its 5 MB body")
+        #expect(refusedStatus(admit("PUT", "/app.js", [:], false)) == 405)
+        #expect(refusedStatus(admit("GET", "/", ["content-length": "4194304"], false)) == 413)
+        #expect(refusedStatus(admit("GET", "/", ["transfer-encoding": "chunked"], false)) == 413)
+        #expect(refusedStatus(admit("POST", "/api/route", ["content-length": "4194304"], false)) == 401)
+        guard case .admitted(let session) = admit("GET", "/", [:], false) else {
+            Issue.record("GET / without a session is refused")
+            return
+        }
+        #expect(!session, "answered, and its connection closed")
+        guard case .admitted(let paired) = admit("POST", "/api/route", ["content-length": "4194304"], true) else {
+            Issue.record("a paired upload is refused before its body")
+            return
+        }
+        #expect(paired, "read, and its connection kept")
     }
 }
 
@@ -282,6 +340,30 @@ func JSONString(_ text: String) -> String {
         // A question changes nothing: no second event.
         #expect(setup.request("POST", "/api/request", body: #"{"cmd":"recent"}"#).status == 200)
         #expect(link.sent.filter { $0 == .status }.count == 1)
+        stream.finish()
+        hub.close()
+    }
+
+    /// A stream whose session is revoked ends within ``EventHub/validitySeconds`` and sends
+    /// nothing more, though the daemon's state keeps coming (issue 38: 192 events in 38 s).
+    @Test func aRevokedSessionsStreamEndsAtOnce() throws {
+        let status = #"{"class":"STATUS","state":"guiding","destination":{"lat":48.1,"lon":2.1,"name":null,"radius":15}}"#
+        let link = FakeDaemonLink(replies: ["status": [status]])
+        let hub = EventHub(logger: Logger(label: "test", handler: StandardErrorLogHandler())) { () throws(ConnectionError) in
+            throw .closed(path: "unused")
+        }
+        let setup = try CompanionRouterTests.Setup(link: link, events: hub)
+        let phone = try setup.book.makeSession(kind: "phone", name: nil, now: 1_000_000, days: 30)
+        let stream = try #require(setup.router.respond(to: HTTPRequest(
+            method: "GET", path: "/api/events", headers: ["host": CompanionRouterTests.host, "authorization": "Bearer \(phone.token)"])).stream)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        #expect(buffer.withUnsafeMutableBytes { stream.read(into: $0) } == 13, "retry")
+        #expect(try setup.book.revoke(id: phone.id))
+        // A change made meanwhile (by the script's session) is not sent to the revoked page.
+        #expect(setup.request("POST", "/api/request", body: #"{"cmd":"go","lat":48.1,"lon":2.1}"#).status == 200)
+        let started = ContinuousClock.now
+        #expect(buffer.withUnsafeMutableBytes { stream.read(into: $0) } == nil, "the end, not the state")
+        #expect(ContinuousClock.now - started < .seconds(2))
         stream.finish()
         hub.close()
     }

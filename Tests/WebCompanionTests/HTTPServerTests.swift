@@ -14,9 +14,10 @@ import WebCompanion
 
         init(
             limits: HTTPServer.Limits = HTTPServer.Limits(), tls: (certificate: String, key: String)? = nil,
-            preflight: @escaping HTTPServer.Preflight = { _ in nil }
+            logger: Logger = Logger(label: "test", level: .error, handler: StandardErrorLogHandler()),
+            preflight: @escaping HTTPServer.Preflight = { _ in .admitted(session: true) }
         ) throws {
-            server = HTTPServer(limits: limits, logger: Logger(label: "test", level: .error, handler: StandardErrorLogHandler()), preflight: preflight) {
+            server = HTTPServer(limits: limits, logger: logger, preflight: preflight) {
                 request in
                 HTTPResponse.json(200, .object(["bytes": .number(Double(request.body.count)), "tooLarge": .bool(request.bodyTooLarge)]))
             }
@@ -59,7 +60,7 @@ import WebCompanion
     }
 
     @Test func aRefusalBeforeTheBodySavesReadingIt() throws {
-        let server = try Server(preflight: { $0.header("authorization") == nil ? .error(401, "no") : nil })
+        let server = try Server(preflight: { $0.header("authorization") == nil ? .refused(.error(401, "no")) : .admitted(session: true) })
         let reply = try server.exchange("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 3000000\r\n\r\n")
         #expect(reply.hasPrefix("HTTP/1.1 401"), "\(reply.prefix(80))")
     }
@@ -87,6 +88,7 @@ import WebCompanion
     @Test func slowClientsHoldOnlyTheirOwnThreads() throws {
         var limits = HTTPServer.Limits()
         limits.quietSeconds = 2
+        limits.connectionsPerAddress = 64  // the quiet timeout alone, from one address
         let server = try Server(limits: limits)
         // Forty connections that never finish their request: past the 32 threads.
         let stalled = try (0..<40).map { _ in try TCPClient(port: server.port) }
@@ -99,15 +101,102 @@ import WebCompanion
         // past the limit or closed a quiet period after they were taken.
         #expect(stalled.filter { $0.receiveAll(seconds: 2.0 * Double(limits.quietSeconds)).isEmpty && !$0.isClosed }.isEmpty)
     }
+
+    /// A client that trickles a header line every half second is never quiet, yet is closed at
+    /// its header deadline (issue 38: 40 such clients held every connection for 70 s).
+    @Test func headersMustAllComeWithinTheirDeadline() throws {
+        var limits = HTTPServer.Limits()
+        limits.headerSeconds = 1
+        limits.quietSeconds = 30
+        let server = try Server(limits: limits)
+        let slow = try TCPClient(port: server.port)
+        try slow.send(Array("GET / HTTP/1.1\r\nHost: h\r\n".utf8))
+        let started = ContinuousClock.now
+        var cut = false
+        for _ in 0..<20 {  // 10 s of trickling, far past the deadline
+            Thread.sleep(forTimeInterval: 0.5)
+            if (try? slow.send(Array("X-Slow: 1\r\n".utf8))) == nil || slow.receiveAll(seconds: 0.01).isEmpty && slow.isClosed {
+                cut = true
+                break
+            }
+        }
+        #expect(cut, "still open after 10 s of header lines")
+        #expect(ContinuousClock.now - started < .seconds(5), "cut within a few seconds of its 1 s deadline")
+        #expect(server.server.headerDeadlinesMissed == 1)
+        // Headers given at once are answered, and the connection then stays (a session's).
+        let quick = try TCPClient(port: server.port)
+        try quick.send(Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        Thread.sleep(forTimeInterval: 2)
+        try quick.send(Array("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8))
+        #expect(quick.receiveAll(seconds: 5).components(separatedBy: "HTTP/1.1 200").count == 3, "two answers on one connection")
+    }
+
+    /// One address holds at most its share of the connections: 40 stalled clients from
+    /// 127.0.0.2 leave room for 127.0.0.1.
+    @Test func oneAddressCannotTakeEveryConnection() throws {
+        var limits = HTTPServer.Limits()
+        limits.connectionsPerAddress = 4
+        limits.headerSeconds = 30
+        let server = try Server(limits: limits)
+        let stalled = try (0..<40).map { _ in try TCPClient(port: server.port, from: "127.0.0.2") }
+        for client in stalled { try? client.send(Array("GET / HTTP/1.1\r\nHo".utf8)) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let refused = stalled.filter { $0.receiveAll(seconds: 0.05).isEmpty && $0.isClosed }.count
+        #expect(refused == 36, "all but 4 of the 40 closed at once")
+        #expect(try server.exchange("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+    }
+
+    /// The library logs each connection it refuses: 400 refused in a burst log at most
+    /// LogBudget's 20 lines (issue 38: the flood of lines filled a pipe nobody read, and the
+    /// server's stop waited for ever on its listening thread, blocked in write).
+    @Test func refusedConnectionsLogBoundedLines() throws {
+        let lines = LineCounter()
+        var limits = HTTPServer.Limits()
+        limits.connectionsPerAddress = 2
+        let server = try Server(limits: limits, logger: Logger(label: "test", level: .debug, handler: lines))
+        var held: [TCPClient] = []
+        for _ in 0..<400 { held.append(try TCPClient(port: server.port, from: "127.0.0.3")) }
+        Thread.sleep(forTimeInterval: 1)
+        #expect((1...LogBudget.linesPerWindow).contains(lines.count), "\(lines.count) lines")
+        server.server.stop()
+        held.removeAll()
+    }
+
+    /// Without a session a connection serves one request and is closed.
+    @Test func withoutASessionTheConnectionClosesAfterItsAnswer() throws {
+        let server = try Server(preflight: { .admitted(session: $0.header("authorization") != nil) })
+        let anonymous = try TCPClient(port: server.port)
+        try anonymous.send(Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        let reply = anonymous.receiveAll(seconds: 5)
+        #expect(reply.hasPrefix("HTTP/1.1 200") && reply.lowercased().contains("connection: close"), "\(reply.prefix(200))")
+        #expect(anonymous.isClosed, "closed by the server after one answer")
+    }
 }
 
-/// A blocking TCP client on loopback, for the server's tests.
+/// Counts the lines logged.
+final class LineCounter: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines = 0
+    var count: Int { lock.withLock { lines } }
+    func write(_ record: LogRecord) { lock.withLock { lines += 1 } }
+}
+
+/// A blocking TCP client on loopback, for the server's tests; `source` is the address it
+/// connects from (every 127/8 address is the loopback's on Linux, so one machine plays several
+/// clients).
 final class TCPClient {
     private let descriptor: Int32
     private(set) var isClosed = false
 
-    init(port: UInt16) throws {
+    init(port: UInt16, from source: String = "127.0.0.1") throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

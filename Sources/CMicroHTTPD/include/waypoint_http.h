@@ -15,12 +15,17 @@ struct waypoint_http_settings {
     const struct sockaddr *address; ///< the one address to listen on (IPv4 or IPv6)
     int ipv6;                       ///< nonzero when `address` is an IPv6 address
     unsigned int connection_limit;  ///< connections at once, each with its own thread
+    unsigned int address_limit;     ///< connections at once from one client address
     unsigned int timeout_seconds;   ///< a connection quiet this long is closed
     size_t connection_memory_bytes; ///< a connection's buffer: the request line and headers fit in it
     size_t thread_stack_bytes;      ///< each connection thread's stack
     const char *tls_certificate_pem; ///< NULL for plain HTTP
     const char *tls_key_pem;
 };
+
+/// Called on the listening thread when a connection is accepted (`started` nonzero) and when
+/// it is cleaned up, before its socket is closed (`started` zero).
+typedef void (*waypoint_http_connection_notice)(void *context, struct MHD_Connection *connection, int started);
 
 /// Called with each message libmicrohttpd logs, formatted.
 typedef void (*waypoint_http_log)(void *context, const char *message);
@@ -33,7 +38,15 @@ typedef void (*waypoint_http_log)(void *context, const char *message);
 struct MHD_Daemon *waypoint_http_start(const struct waypoint_http_settings *settings,
                                        MHD_AccessHandlerCallback handler, void *handler_context,
                                        MHD_RequestCompletedCallback completed, void *completed_context,
+                                       waypoint_http_connection_notice notice, void *notice_context,
                                        waypoint_http_log log, void *log_context, uint16_t *port);
+
+/// The connection's socket, or -1.
+int waypoint_http_connection_socket(struct MHD_Connection *connection);
+
+/// Writes the client's address (`192.0.2.7`, `2001:db8::1`) as text into `text`, at most
+/// `size` bytes with the terminating zero; an empty string when it is not an IP address.
+void waypoint_http_client_address(struct MHD_Connection *connection, char *text, size_t size);
 
 /// A response holding a copy of `size` bytes.
 struct MHD_Response *waypoint_http_copied_response(size_t size, const void *bytes);

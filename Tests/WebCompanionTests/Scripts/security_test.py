@@ -10,11 +10,17 @@ check failed.
 
 The pairing link URL1 is used here (once successfully, once more to see it refused), and the
 pairing rate limit is then tripped on purpose: for about a minute after this script, no pairing
-link works from 127.0.0.1. Run the browser test before this one, or against another server.
+link works from 127.0.0.1. The second link (--second-pair-url) is then opened from 127.0.0.2,
+which the throttle of 127.0.0.1 must not lock out. Run the browser test before this one, or
+against another server.
+
+The flood (--web-pid) comes from 127.0.0.2 and 127.0.0.3 while the paired client searches from
+127.0.0.1: on Linux every 127/8 address is the loopback's, so one machine plays three.
 """
 
 import argparse
 import http.client
+import subprocess
 import json
 import secrets
 import select
@@ -65,10 +71,12 @@ class Server:
     def auth(self):
         return {"Authorization": "Bearer " + self.bearer}
 
-    def request(self, method, path, headers=None, body=None, timeout=10.0, read_body=True):
+    def request(self, method, path, headers=None, body=None, timeout=10.0, read_body=True, source=None):
         """One request on its own connection: (status, headers, body bytes). read_body=False
-        reads the status line and headers only (for event streams)."""
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        reads the status line and headers only (for event streams). `source` is the local
+        address to connect from (another 127/8 address plays another client)."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout,
+                                                source_address=(source, 0) if source else None)
         try:
             all_headers = {"Host": self.netloc}
             all_headers.update(headers or {})
@@ -553,12 +561,191 @@ class Run:
                   daemon_errors[:1]))
 
 
+    # (i) ---------------------------------------------------------------------------------
+    def check_revoke(self):
+        """A stream opened before its session is revoked ends within 1 s of the revoke."""
+        made = subprocess.run([self.args.web, "token", "--json", "--name", "to revoke"] + self.args.web_args.split(),
+                              capture_output=True, text=True, timeout=30)
+        try:
+            token = json.loads(made.stdout)
+        except ValueError:
+            fail("(i) waypoint-web token did not print JSON: %r %r" % (made.stdout, made.stderr))
+            return
+        server = self.server
+        sock = socket.create_connection((server.host, server.port), timeout=10)
+        try:
+            sock.sendall(("GET /api/events HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n"
+                          "Accept: text/event-stream\r\n\r\n" % (server.netloc, token["token"])).encode())
+            received = b""
+            while b"event: status" not in received:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    fail("(i) the stream ended before its first state: %r" % received[:200])
+                    return
+                received += chunk
+            revoked = subprocess.run([self.args.web, "revoke", token["id"]] + self.args.web_args.split(),
+                                     capture_output=True, text=True, timeout=30)
+            start = time.monotonic()
+            if revoked.returncode != 0:
+                fail("(i) waypoint-web revoke %s exited %d: %s" % (token["id"], revoked.returncode, revoked.stderr))
+                return
+            after, ended = b"", False
+            sock.settimeout(0.25)
+            while time.monotonic() - start < 5:
+                try:
+                    chunk = sock.recv(65536)
+                except socket.timeout:
+                    continue
+                if not chunk or b"0\r\n\r\n" in chunk:
+                    ended = True
+                    break
+                after += chunk
+            seconds = time.monotonic() - start
+            events = after.count(b"event: status")
+            expect(ended and seconds <= 1.0,
+                   "(i) the revoked session's open stream ended %.2f s after the revoke (%d states after it)" % (seconds, events),
+                   "(i) the revoked session's stream %s %.2f s after the revoke, with %d states after it"
+                   % ("ended" if ended else "still ran", seconds, events))
+        finally:
+            sock.close()
+        status, _, _ = server.request("GET", "/api/status", headers={"Authorization": "Bearer " + token["token"]})
+        expect(status == 401, "(i) the revoked token is refused: 401", "(i) the revoked token answered %s" % status)
+
+    # (j) ---------------------------------------------------------------------------------
+    @staticmethod
+    def rss_kib(pid):
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return None
+
+    def check_flood(self):
+        """40 slow-header connections and 31 unpaired 4 MiB POSTs, from two other addresses,
+        while the paired client searches: every search answered within 1 s, and the server's
+        memory back within 4 MB of its start 10 s after."""
+        server = self.server
+        stop = threading.Event()
+        before = self.rss_kib(self.args.web_pid)
+        counts = {"slow": 0, "slow cut": 0, "posts": 0, "post answers": {}}
+        lock = threading.Lock()
+
+        def slow_headers():
+            # A request line, then one header line every 10 s, for as long as it is let in;
+            # again when the server closes it.
+            while not stop.is_set():
+                try:
+                    sock = socket.create_connection((server.host, server.port), timeout=5, source_address=("127.0.0.2", 0))
+                except OSError:
+                    stop.wait(0.5)
+                    continue
+                with lock:
+                    counts["slow"] += 1
+                try:
+                    sock.sendall(("GET / HTTP/1.1\r\nHost: %s\r\n" % server.netloc).encode())
+                    sock.settimeout(10)
+                    while not stop.is_set():
+                        readable, _, _ = select.select([sock], [], [], 10)
+                        if readable and not sock.recv(4096):
+                            with lock:
+                                counts["slow cut"] += 1
+                            break
+                        sock.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    with lock:
+                        counts["slow cut"] += 1
+                finally:
+                    sock.close()
+
+        body = b"x" * (4 * 1024 * 1024)
+
+        def big_posts():
+            while not stop.is_set():
+                try:
+                    sock = socket.create_connection((server.host, server.port), timeout=10, source_address=("127.0.0.3", 0))
+                except OSError:
+                    stop.wait(0.5)
+                    continue
+                answer = None
+                try:
+                    sock.sendall(("POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/octet-stream\r\n"
+                                  "Content-Length: %d\r\n\r\n" % (server.netloc, len(body))).encode())
+                    view = memoryview(body)
+                    for start in range(0, len(body), 65536):
+                        if stop.is_set():
+                            break
+                        sock.sendall(view[start:start + 65536])
+                    answer = sock.recv(64)
+                except OSError:
+                    pass
+                finally:
+                    sock.close()
+                line = (answer or b"").split(b"\r\n", 1)[0].split()
+                code = line[1].decode() if len(line) >= 2 else "closed"
+                with lock:
+                    counts["posts"] += 1
+                    counts["post answers"][code] = counts["post answers"].get(code, 0) + 1
+
+        threads = [threading.Thread(target=slow_headers, daemon=True) for _ in range(40)]
+        threads += [threading.Thread(target=big_posts, daemon=True) for _ in range(31)]
+        for thread in threads:
+            thread.start()
+        times, failures = [], []
+        flood_start = time.monotonic()
+        try:
+            while time.monotonic() - flood_start < 25:
+                start = time.monotonic()
+                try:
+                    status, _, data = server.request("POST", "/api/place", headers=dict(server.auth(), Origin=server.origin),
+                                                     body=b'{"text":"bakery"}', timeout=5)
+                except OSError as error:
+                    status, data = "no answer (%s)" % error, b""
+                seconds = time.monotonic() - start
+                times.append(seconds)
+                if status != 200 or seconds > 1.0:
+                    failures.append("%s in %.2f s at %.1f s: %r" % (status, seconds, start - flood_start, data[:120]))
+                time.sleep(0.25)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(15)
+        flooded = self.rss_kib(self.args.web_pid)
+        expect(not failures and times,
+               "(j) under 40 slow-header connections (%d made, %d cut) and 31 unpaired 4 MiB POSTs (%d, answered %s), "
+               "the paired client's %d searches were answered, the slowest in %.2f s"
+               % (counts["slow"], counts["slow cut"], counts["posts"], counts["post answers"], len(times), max(times or [0])),
+               "(j) under the flood the paired client's searches failed %d of %d times: %s"
+               % (len(failures), len(times), "; ".join(failures[:3])))
+        expect(counts["slow"] > 40, "(j) the slow-header connections were cut and came back: %d made" % counts["slow"],
+               "(j) the slow-header connections were never cut: only %d made in 25 s" % counts["slow"])
+        time.sleep(10)
+        after = self.rss_kib(self.args.web_pid)
+        expect(after is not None and before is not None and after - before <= 4096,
+               "(j) waypoint-web's RSS: %d kB before, %d kB during, %d kB 10 s after the flood" % (before, flooded, after),
+               "(j) waypoint-web's RSS: %s kB before, %s kB during, %s kB 10 s after the flood (more than 4 MB above)"
+               % (before, flooded, after))
+
+    # (k) ---------------------------------------------------------------------------------
+    def check_pairing_elsewhere(self):
+        """Right after 127.0.0.1 was throttled, a right link opened from 127.0.0.2 pairs."""
+        pair = urllib.parse.urlsplit(self.args.second_pair_url)
+        path = pair.path + ("?" + pair.query if pair.query else "")
+        status, headers, _ = self.server.request("GET", path, source="127.0.0.2")
+        expect(status == 303 and headers.get("Set-Cookie"),
+               "(k) while 127.0.0.1 is throttled, a right pairing link from 127.0.0.2 pairs (303 with a cookie)",
+               "(k) while 127.0.0.1 is throttled, a right pairing link from 127.0.0.2 answered %s" % status)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="waypoint-web's address, e.g. http://127.0.0.1:8740")
     parser.add_argument("--pair-url", required=True, help="a fresh pairing link")
     parser.add_argument("--bearer", required=True, help="a bearer token")
     parser.add_argument("--socket", required=True, help="the daemon's control socket")
+    parser.add_argument("--second-pair-url", required=True, help="another fresh pairing link, opened from 127.0.0.2")
+    parser.add_argument("--web", required=True, help="the waypoint-web program, for token and revoke")
+    parser.add_argument("--web-args", required=True, help="the options its commands need (--state-dir, --config)")
+    parser.add_argument("--web-pid", required=True, type=int, help="the running waypoint-web's process id")
     args = parser.parse_args()
     run = Run(args)
     steps = [
@@ -573,7 +760,10 @@ def main():
         ("(g) slow clients", run.check_slow_clients),
         ("(g) idle connections", run.check_idle_connections),
         ("(g) event streams", run.check_streams),
+        ("(i) revoke", run.check_revoke),
+        ("(j) flood", run.check_flood),
         ("(f) rate limit", run.check_rate_limit),
+        ("(k) pairing elsewhere", run.check_pairing_elsewhere),
     ]
     for name, step in steps:
         try:
