@@ -12,13 +12,13 @@ import { buildCompass, drawCompass } from './compass.js';
 import { goTo, loadLists, markSpot, refreshRecentSoon, updateDistances } from './lists.js';
 import { mapShown, setupMap, updateMap } from './map.js';
 import {
-  $, AUTO, DAEMON_DOWN, act, api, app, button, clearFieldError, clearMessages, el, hooks, isOwnChange, onClick,
-  parse, request, say, setText, shout, showFieldError, store,
+  $, AUTO, DAEMON_DOWN, act, api, app, button, clearFieldError, clearMessages, el, hooks, isOwnChange,
+  onClick, parse, request, say, setText, shout, showFieldError, store,
 } from './page.js';
 import {
   cleanName, compassView, describeRoute, describeWhere, directionText, directionWords, distanceWords,
   fixProblemText, formatDMS, formatDecimal, formatDistance, formatSeconds, headingProblemText, headingText, isNum,
-  placeName, routeName, sentence, stateSentence,
+  phoneWords, placeName, routeName, sentence, stateSentence,
 } from './words.js';
 
 // ------------------------------------------------------------------ pairing
@@ -78,19 +78,34 @@ function renderGuidance(s) {
   }
 }
 
+/**
+ * The daemon or the server is gone: nothing on the page may still look live. Every value reads
+ * Unknown, the compass is empty, and nothing periodic is said (sayDistance needs a STATUS)
+ * until a fresh STATUS comes; `reason` is the state's line.
+ */
+function showUnknown(reason) {
+  app.status = null;
+  app.tracker.reset();
+  setText($('state-text'), reason);
+  for (const id of ['destination-text', 'distance-text', 'direction-text', 'heading-text']) setText($(id), 'Unknown');
+  drawCompass(compassView(null));
+  renderDetails(null);
+  $('problems').hidden = true;
+}
+
 function renderDetails(s) {
-  const f = s.fix;
+  const f = s && s.fix;
   const known = f && isNum(f.lat) && isNum(f.lon);
   const last = known && f.problem ? ' (last known)' : '';
   setText($('position-dms'), known ? formatDMS(f.lat, f.lon) + last : 'Unknown');
   setText($('position-decimal'), known ? formatDecimal(f.lat, f.lon) + last : 'Unknown');
-  setText($('details-heading-text'), headingText(s.heading, 1));
+  setText($('details-heading-text'), s ? headingText(s.heading, 1) : 'Unknown');
   let elevation = 'Unknown';
   if (f && isNum(f.altMSL)) elevation = `${Math.round(f.altMSL)} m above sea level`;
   else if (f && isNum(f.altHAE)) elevation = `${Math.round(f.altHAE)} m above the WGS84 ellipsoid`;
   setText($('elevation-text'), elevation);
   setText($('accuracy-text'), f && isNum(f.eph) ? `within ${formatDistance(f.eph)} (95 %)` : 'Unknown');
-  let fix = 'No fix yet';
+  let fix = s ? 'No fix yet' : 'Unknown';
   if (f) {
     fix = f.mode === 3 ? '3D' : f.mode === 2 ? '2D' : 'No fix';
     if (isNum(f.age)) fix += `, ${formatSeconds(f.age)} old`;
@@ -142,14 +157,15 @@ function announceChanges(prev, s) {
   for (const problem of Array.isArray(s.problems) ? s.problems : []) {
     if (!before.has(problem)) lines.push(sentence(`Problem: ${problem}`)); // ends a sentence: more may follow
   }
+  if (lines.length) say(lines.join(' '), AUTO);
   if (s.state === 'guiding') {
     const change = app.tracker.update(s.error, s.haptic && s.haptic.zone, Date.now());
-    if (change === 'on') lines.push('On target.');
-    else if (change === 'off') lines.push(`Off target: ${directionWords(s.error)}.`);
+    // Its own key: a newer on or off replaces one still waiting to be said.
+    if (change === 'on') say('On target.', { auto: true, key: 'target' });
+    else if (change === 'off') say(`Off target: ${directionWords(s.error)}.`, { auto: true, key: 'target' });
   } else {
     app.tracker.reset();
   }
-  if (lines.length) say(lines.join(' '), AUTO);
 }
 
 // ------------------------------------------------------------------ live updates
@@ -164,7 +180,7 @@ function connectEvents() {
     setConnection('Connected to the Pi.');
     if (app.connectionLost) {
       app.connectionLost = false;
-      say('Connected to the Pi again.');
+      say('Connected to the Pi again.', { auto: true, key: 'connection', evenPaused: true });
       loadLists();
     }
   });
@@ -174,7 +190,8 @@ function connectEvents() {
     if (app.daemonDown) {
       app.daemonDown = false;
       setConnection('Connected to the Pi.');
-      say('The navigation service on the Pi is answering again.');
+      say('The navigation service on the Pi is answering again.', { auto: true, key: 'connection', evenPaused: true });
+      clearDaemonAnswers();
     }
     handleStatus(s);
   });
@@ -183,20 +200,26 @@ function connectEvents() {
     setConnection('Connected to the Pi, but its navigation service is not answering.');
     if (!app.daemonDown) {
       app.daemonDown = true;
-      say(sentence(`The navigation service on the Pi is not answering: ${d.error || 'no reason given'}`));
+      // The reason (a socket's words) is in the event for the curious; the page says what matters.
+      console.info('waypoint-web: the daemon does not answer:', d.error);
+      say(DAEMON_DOWN, { auto: true, key: 'connection', evenPaused: true });
     }
-    setText($('state-text'), DAEMON_DOWN);
+    showUnknown(DAEMON_DOWN);
   });
   events.addEventListener('error', () => {
     if (!app.connectionLost) {
       app.connectionLost = true;
       setConnection('Connection to the Pi lost; trying again…');
-      say('Connection to the Pi lost. Trying again.');
+      say('Connection to the Pi lost. Trying again.', { auto: true, key: 'connection', evenPaused: true });
     }
-    // The browser retries by itself unless the answer was not a stream (401, 503): then we do.
+    showUnknown('Not connected to the Pi: what it last said may no longer be so.');
+    // The browser retries by itself unless the answer was not a stream (401 for a revoked
+    // session, 503): then the page asks at once, and every 5 s after.
     if (events.readyState === EventSource.CLOSED && app.events === events) {
       app.events = null;
-      setTimeout(checkAndReconnect, 5000);
+      const soon = Date.now() - app.reconnectedAt > 5000;
+      app.reconnectedAt = Date.now();
+      setTimeout(checkAndReconnect, soon ? 0 : 5000);
     }
   });
 }
@@ -210,13 +233,22 @@ async function checkAndReconnect() {
   }
 }
 
+/** Answers that said the daemon was not answering are out of date once it answers again. */
+function clearDaemonAnswers() {
+  for (const node of document.querySelectorAll('.answer, .field-error')) {
+    if (node.textContent === DAEMON_DOWN) node.textContent = '';
+  }
+  if ($('where-text').textContent === DAEMON_DOWN) setText($('where-text'), WHERE_HINT);
+}
+
 // ------------------------------------------------------------------ announcements
 
+/** The distance said every so often: only from a STATUS that is live (showUnknown clears it). */
 function sayDistance() {
   const s = app.status;
-  if (!s || !isNum(s.distance) || !['guiding', 'no-heading'].includes(s.state)) return;
+  if (!s || app.daemonDown || app.connectionLost || !isNum(s.distance) || !['guiding', 'no-heading'].includes(s.state)) return;
   const way = s.state === 'guiding' && isNum(s.error) ? directionWords(s.error) : 'direction unknown';
-  say(`${formatDistance(s.distance)}, ${way}.`, AUTO);
+  say(`${formatDistance(s.distance)}, ${way}.`, { auto: true, key: 'distance' });
 }
 
 function setAnnounceInterval(seconds, tell) {
@@ -243,24 +275,41 @@ const boxError = (message) => showFieldError('box', 'box-error', message);
 
 async function submitBox(event) {
   event.preventDefault();
-  const box = $('box');
-  const text = box.value.trim();
+  const text = $('box').value.trim();
   clearFieldError('box', 'box-error');
   if (!text) { clearMessages(); boxError('Type or paste a destination first.'); return; }
+  await placeFromBox({ text });
+}
+
+/** Sends the box's text; coordinates that look typed longitude first (409) are answered
+ *  beside the box with both readings to choose from, as waypointctl go refuses them. */
+async function placeFromBox(body) {
   await act($('box-go'), async () => {
-      const reply = await api('/api/place', { method: 'POST', json: { text } });
+    const reply = await api('/api/place', { method: 'POST', json: body });
     if (reply.result === 'set') {
       hideResults();
-      box.value = '';
-      const name = reply.name || formatDMS(reply.lat, reply.lon);
-      say(reply.said || `Guiding to ${name}.`);
+      $('box').value = '';
+      say(sentence(reply.said || `Guiding to ${reply.name || formatDMS(reply.lat, reply.lon)}`));
     } else {
       const results = (reply.search && reply.search.results) || [];
-      const found = `${results.length} places found for ${text}`;
+      const found = `${results.length} places found for ${body.text}`;
       showResults(results, reply.said || found);
-      say(reply.said || `${found}.`);
+      say(sentence(reply.said || found));
     }
-  }, (e) => boxError(e.message));
+  }, (message, e) => {
+    boxError(message);
+    if (e.status === 409 && e.data && e.data.meant && e.data.typed) offerReadings(body.text, e.data);
+  });
+}
+
+/** Two buttons under the box's error: the numbers latitude first, or as typed. */
+function offerReadings(text, { meant, typed }) {
+  const row = el('div', 'button-row');
+  row.append(
+    button(`Go to ${meant.dms}`, () => placeFromBox({ text: `${meant.lat}, ${meant.lon}` })),
+    button(`Go to ${typed.dms} as typed`, () => placeFromBox({ text, force: true }), 'secondary'),
+  );
+  $('box-error').append(row);
 }
 
 function hideResults() {
@@ -361,6 +410,8 @@ async function clearDestination() {
   say(had ? 'Destination cleared; guidance stopped.' : 'No destination was set; nothing to clear.');
 }
 
+const WHERE_HINT = 'Where am I? asks the Pi\'s offline map for the nearest address.';
+
 async function whereAmI() {
   setText($('where-text'), 'Asking the Pi…');
   try {
@@ -368,8 +419,10 @@ async function whereAmI() {
     setText($('where-text'), text);
     say(text);
   } catch (e) {
-    setText($('where-text'), sentence(e.message));
-    throw e;
+    if (e.status === 401) return;
+    // Its answer's place is this paragraph, beside the button.
+    setText($('where-text'), sentence(phoneWords(e.message)));
+    shout(e.message, { shown: true });
   }
 }
 

@@ -34,9 +34,10 @@ function announceCalibration(prev, r) {
   if (r.state !== 'running' || !prev || prev.state !== 'running') return;
   const before = prev.missing || [];
   const now = r.missing || [];
-  if (r.ready && !prev.ready) say('Enough directions are covered: press Finish calibration.');
+  const progress = { auto: true, key: 'calibration', evenPaused: true };
+  if (r.ready && !prev.ready) say('Enough directions are covered: press Finish calibration.', progress);
   else if (now.length < before.length && now.length) {
-    say(`Direction covered; ${now.length} still to do${now[0] !== before[0] ? `. Next: ${now[0]}` : ''}.`);
+    say(`Direction covered; ${now.length} still to do${now[0] !== before[0] ? `. Next: ${now[0]}` : ''}.`, progress);
   }
 }
 

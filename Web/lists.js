@@ -1,9 +1,9 @@
 /* waypoint-web: going places: the recent destinations and the named places, kept up to date
  * without replacing what the user may be about to press, and saving this spot. */
 import {
-  $, act, app, button, clearFieldError, el, here, request, say, setText, showFieldError, sleep,
+  $, act, answerBeside, app, button, clearFieldError, el, here, request, say, setText, showFieldError, sleep,
 } from './page.js';
-import { distanceAndDirection, formatDistance, isNum, placeName } from './words.js';
+import { distanceAndDirection, formatDMS, formatDistance, isNum, spokenPlaceName } from './words.js';
 
 /** Sets a destination and says where it is from here. */
 export async function goTo(req, name, lat, lon) {
@@ -40,8 +40,9 @@ function listError(id, e) {
   if (e.status !== 401) $(id).replaceChildren(el('li', 'item empty', `Could not load the list: ${e.message}`));
 }
 
-/** A list item: the place's name, how far it is (kept up to date), then its buttons. */
-function itemHead(title, lat, lon) {
+/** A list item: the place's name, how far it is (kept up to date), then its buttons. An
+ *  unnamed place shows its position on a line of its own, out of its buttons' names. */
+function itemHead(title, lat, lon, showPosition = false) {
   const li = el('li', 'item');
   const head = el('p', 'item-title', title);
   const distance = el('span', 'item-distance');
@@ -49,6 +50,7 @@ function itemHead(title, lat, lon) {
   distance.dataset.lon = lon;
   head.append(' ', distance);
   li.append(head);
+  if (showPosition) li.append(el('p', 'hint', formatDMS(lat, lon)));
   return li;
 }
 
@@ -96,33 +98,31 @@ function showItems(list, entries, fallback, preferKey) {
 const emptyItem = (text) => ['empty', () => el('li', 'item empty', text)];
 
 function renderRecent() {
-  // Button names must be unique on the page: a recent place named like a saved one gets its number.
+  // Button names must be unique on the page: a recent place named like a saved one, or like
+  // another recent one (two unnamed places), gets its number.
   const taken = new Set(app.places.map((p) => p.name.toLowerCase()));
   const entries = app.recent.map((d, i) => {
-    const name = placeName(d);
-    const label = taken.has(name.toLowerCase()) ? `${name} (recent ${i + 1})` : name;
+    const name = spokenPlaceName(d);
+    const label = taken.has(name.toLowerCase()) || !d.name ? `${name} (recent ${i + 1})` : name;
     taken.add(name.toLowerCase());
     return [JSON.stringify([d.lat, d.lon, name, label]), () => recentItem(d, name, label)];
   });
   showItems($('recent-list'), entries.length ? entries : [emptyItem('No recent destinations yet.')], $('recent-heading'));
 }
 
-/** The daemon knows recent places by number, newest first. The list may have changed since it
- *  was drawn (a new destination, another client), so the number is asked afresh when pressed. */
-async function recentNumber(d) {
-  await loadRecent();
-  const i = app.recent.findIndex((r) => r.lat === d.lat && r.lon === d.lon);
-  if (i < 0) throw new Error('That place is no longer in the recent list.');
-  return i + 1;
-}
-
+/**
+ * A recent destination's buttons name it by its place, never by its number in the list: the
+ * list moves (a go puts a place first, a removal closes the gap), so a number read when the
+ * button was drawn, or asked again when it was pressed, may be another place's by the time the
+ * request arrives (issue 38: two quick taps guided to a third place).
+ */
 function recentItem(d, name, label) {
-  const li = itemHead(name, d.lat, d.lon);
+  const li = itemHead(name, d.lat, d.lon, !d.name);
   const row = el('div', 'button-row');
-  const go = button(`Go to ${label}`, () => act(go, async () => goTo({ cmd: 'go', recent: await recentNumber(d) }, name, d.lat, d.lon)));
+  const go = button(`Go to ${label}`, () => act(go, () => goTo({ cmd: 'go', lat: d.lat, lon: d.lon, name: d.name || undefined }, name, d.lat, d.lon)));
   go.dataset.focus = `recent:${label}`; // the label: unique in the list, unlike the name
   const forget = button(`Remove ${label} from recent`, () => act(forget, async () => {
-    await request({ cmd: 'recent', action: 'remove', index: await recentNumber(d) });
+    await request({ cmd: 'recent', action: 'remove', lat: d.lat, lon: d.lon });
     say(`${name} removed from the recent destinations.`);
     await loadRecent(); // its item is gone: showItems moves focus to the heading
   }));
@@ -161,20 +161,25 @@ function placeItem(p) {
   input.value = p.name;
   const label = el('label', '', `New name for ${p.name}`);
   label.htmlFor = input.id;
+  // Its error under it, as the page's other fields have theirs.
+  const error = el('p', 'field-error');
+  error.id = `${input.id}-error`;
+  input.setAttribute('aria-describedby', error.id);
+  input.addEventListener('input', () => clearFieldError(input.id, error.id));
   const formRow = el('div', 'button-row');
   const save = el('button', '', `Save the new name for ${p.name}`);
   save.type = 'submit';
   formRow.append(save, button(`Cancel renaming ${p.name}`, () => close(form, rename), 'secondary'));
-  form.append(label, input, formRow);
+  form.append(label, input, error, formRow);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     act(save, async () => {
       const to = input.value.trim();
-      if (!to) { input.focus(); throw new Error('Type the new name first.'); }
+      if (!to) throw new Error('Type the new name first.');
       await request({ cmd: 'place', action: 'rename', name: p.name, to });
       say(`${p.name} renamed to ${to}.`);
       await loadPlaces(`go:${to}`);
-    });
+    }, (message) => showFieldError(input.id, error.id, message));
   });
 
   const confirm = el('div', 'confirm');
@@ -212,14 +217,22 @@ export async function markSpot(event) {
   const name = field.value.trim();
   clearFieldError('mark-name', 'mark-error');
   if (!name) { showFieldError('mark-name', 'mark-error', 'Type a name for this spot first.'); return; }
-  await act($('mark-button'), async () => {
+  const control = $('mark-button');
+  await act(control, async () => {
     // The daemon averages the fixes of the seconds *before* the request, as waypointctl does.
+    answerBeside(control, 'Hold still for 5 seconds…');
     say('Hold still for 5 seconds…');
     await sleep(5000);
     const reply = await request({ cmd: 'place', action: 'mark', name, seconds: 5 });
     const fixes = isNum(reply.fixes) ? ` from ${reply.fixes} GPS fixes` : '';
-    say(`${name} saved here, within ${formatDistance(reply.error)}${fixes}.`);
+    const saved = `${name} saved here, within ${formatDistance(reply.error)}${fixes}.`;
+    answerBeside(control, saved);
+    say(saved);
     field.value = '';
     await loadPlaces();
+  }, (message) => {
+    // The refusal replaces "Hold still" beside the button, and marks the field.
+    answerBeside(control, '');
+    showFieldError('mark-name', 'mark-error', message);
   });
 }

@@ -1,7 +1,7 @@
 /* waypoint-web: the map, supplementary: Leaflet from Debian, nothing fetched before it is
  * opened; everything it does can be done with the box and the lists. */
 import { goTo, loadPlaces } from './lists.js';
-import { $, act, api, app, here, onClick, request, say, setText } from './page.js';
+import { $, act, api, app, clearFieldError, here, onClick, request, say, setText, showFieldError } from './page.js';
 import { distanceAndDirection, formatDMS, isNum, trailSegments } from './words.js';
 
 
@@ -18,16 +18,18 @@ export function setupMap() {
     app.map.setView([f.lat, f.lon], Math.max(app.map.getZoom(), 16));
   });
   onClick('map-go', () => goTo({ cmd: 'go', lat: app.chosen.lat, lon: app.chosen.lon }, 'the chosen point', app.chosen.lat, app.chosen.lon));
+  $('map-place-name').addEventListener('input', () => clearFieldError('map-place-name', 'map-place-error'));
   $('map-save-form').addEventListener('submit', (event) => {
     event.preventDefault();
+    clearFieldError('map-place-name', 'map-place-error');
     act($('map-save'), async () => {
       const name = $('map-place-name').value.trim();
-      if (!name) { $('map-place-name').focus(); throw new Error('Type a name for the point first.'); }
+      if (!name) throw new Error('Type a name for the point first.');
       await request({ cmd: 'place', action: 'add', name, lat: app.chosen.lat, lon: app.chosen.lon });
       say(`${name} saved.`);
       $('map-place-name').value = '';
       await loadPlaces();
-    });
+    }, (message) => showFieldError('map-place-name', 'map-place-error', message));
   });
 }
 
@@ -55,8 +57,17 @@ async function createMap() {
   const local = tiles && tiles.tiles === 'local';
   const minZoom = local && isNum(tiles.minzoom) ? tiles.minzoom : 0;
   const maxZoom = local && isNum(tiles.maxzoom) ? tiles.maxzoom : 19;
-  L.tileLayer(local ? '/tiles/{z}/{x}/{y}' : 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  const layer = L.tileLayer(local ? '/tiles/{z}/{x}/{y}' : 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     { minZoom, maxZoom, attribution }).addTo(map);
+  // A grey map with no word is no answer: say why, once, under the map.
+  layer.once('tileerror', () => {
+    const why = local
+      ? 'The map tiles could not be read from the Pi.'
+      : 'The map tiles could not be loaded: this phone seems to have no internet connection, and the Pi has no map tiles of its own.';
+    setText($('map-offline'), `${why} Everything the map does can also be done with the box and the lists above.`);
+    $('map-offline').hidden = false;
+    say(why);
+  });
   // Paths only (no marker images), styled by app.css; not interactive, so taps reach the map.
   const path = (className, radius) => L.circleMarker([0, 0], { className, radius, interactive: false });
   app.layers = {

@@ -2,9 +2,10 @@
  *
  * Screen readers: numbers that change several times a second are written to plain text (no
  * aria-live), and only events (on target, arrived, GPS lost, results of actions) go to the
- * two live regions, one message at a time.
+ * two live regions, through one queue (say, shout). An action's answer is also written beside
+ * its control (answerBeside), where a person who pressed it looks.
  */
-import { createTargetTracker, isNum, sentence } from './words.js';
+import { createTargetTracker, isNum, phoneWords, sentence } from './words.js';
 
 
 export const $ = (id) => document.getElementById(id);
@@ -31,6 +32,7 @@ export const app = {
   layers: null,
   chosen: null,          // the point tapped on the map
   trailTimer: null,
+  reconnectedAt: 0,      // when the page last asked again after its stream was refused
 };
 
 /**
@@ -94,24 +96,100 @@ export function button(text, onClick, className) {
   return b;
 }
 
-/** The polite region: one message at a time; a new <p> is announced even if the text repeats. */
-export function say(text, { auto = false } = {}) {
-  if (auto && app.paused) return;
-  $('status-region').replaceChildren(el('p', '', text));
+// ------------------------------------------------------------------ announcements
+
+/**
+ * One queue for the polite region. A message stays until it has had time to be read
+ * (readingMs) before the next replaces it: two written at the same instant cut the first short
+ * ("Connected to the Pi again." and "On target."). A message with a key replaces one of that
+ * key still waiting (the distance said every 10 s never piles up); the answer to what the user
+ * did goes first and drops the automatic messages waiting; an automatic message that was just
+ * said is not said again. The assertive region (arrival, errors) cuts in at once, and polite
+ * messages wait for it. At most MAX_WAITING wait; the oldest go first.
+ */
+const MAX_WAITING = 4;
+const polite = { waiting: [], busyUntil: 0, timer: null, last: '', lastAt: -Infinity };
+
+/** How long a message takes to be read aloud: about 15 characters a second, and a pause. */
+export const readingMs = (text) => Math.min(8000, 1200 + 60 * String(text).length);
+
+function pump() {
+  clearTimeout(polite.timer);
+  polite.timer = null;
+  while (polite.waiting.length) {
+    const now = Date.now();
+    if (now < polite.busyUntil) { polite.timer = setTimeout(pump, polite.busyUntil - now); return; }
+    const message = polite.waiting.shift();
+    if (message.auto && message.text === polite.last && now - polite.lastAt < 10000) continue;
+    // A new <p>: announced even when the text repeats the last one.
+    $('status-region').replaceChildren(el('p', '', message.text));
+    polite.last = message.text;
+    polite.lastAt = now;
+    polite.busyUntil = now + readingMs(message.text);
+  }
+}
+
+/** Says `text` in the polite region: `auto` for what the page says by itself (paused with
+ *  the announcements unless `evenPaused`: the connection's loss and return), `key` for a
+ *  message a newer one of its kind replaces. */
+export function say(text, { auto = false, key = null, evenPaused = false } = {}) {
+  if (auto && app.paused && !evenPaused) return;
+  if (!auto) {
+    polite.waiting = polite.waiting.filter((m) => !m.auto);
+    polite.busyUntil = 0;
+  }
+  if (key) polite.waiting = polite.waiting.filter((m) => m.key !== key);
+  polite.waiting.push({ text, auto, key });
+  polite.waiting.splice(0, Math.max(0, polite.waiting.length - MAX_WAITING));
+  pump();
 }
 
 /** The assertive region: arrival and errors only. An error already shown next to its field
  *  is still announced here, but not shown twice. */
 export function shout(text, { shown = false } = {}) {
-  $('alert-region').replaceChildren(el('p', shown ? 'visually-hidden' : '', sentence(text)));
+  const words = sentence(text);
+  $('alert-region').replaceChildren(el('p', shown ? 'visually-hidden' : '', words));
+  polite.busyUntil = Math.max(polite.busyUntil, Date.now() + readingMs(words));
+  pump();
 }
 
-/** A new action starts with empty regions: an old message must not look like its answer. */
-export const clearMessages = () => { $('alert-region').replaceChildren(); $('status-region').replaceChildren(); };
+/** A new action starts with an empty alert region, and nothing automatic waiting: an old
+ *  message must not look like its answer. */
+export function clearMessages() {
+  $('alert-region').replaceChildren();
+  polite.waiting = polite.waiting.filter((m) => !m.auto);
+}
+
+// ------------------------------------------------------------------ answers beside controls
+
+let answerCount = 0;
+
+/** The element beside `control` that holds its answers, made once, after the row of buttons
+ *  the control is in, and named by the control's aria-describedby. */
+function answerNode(control) {
+  if (!control.id) { answerCount += 1; control.id = `control-${answerCount}`; }
+  const id = `${control.id}-answer`;
+  let node = document.getElementById(id);
+  if (!node) {
+    node = el('p', 'answer');
+    node.id = id;
+    (control.closest('.button-row') || control).after(node);
+  }
+  const described = (control.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+  if (!described.includes(id)) control.setAttribute('aria-describedby', [...described, id].join(' '));
+  return node;
+}
+
+/** Writes the answer to `control`'s action beside it ('' clears it). */
+export function answerBeside(control, text, { error = false } = {}) {
+  const node = answerNode(control);
+  node.textContent = text ? sentence(text) : '';
+  node.classList.toggle('field-error', error);
+}
 
 /** A field's error: shown under it (in its error element), marked invalid, announced, focused. */
 export function showFieldError(fieldId, errorId, message) {
-  $(errorId).textContent = sentence(message);
+  $(errorId).textContent = sentence(phoneWords(message));
   $(fieldId).setAttribute('aria-invalid', 'true');
   shout(message, { shown: true });
   $(fieldId).focus();
@@ -125,12 +203,23 @@ export function clearFieldError(fieldId, errorId) {
 // ------------------------------------------------------------------ talking to the server
 
 class ApiError extends Error {
-  constructor(message, status) { super(message); this.status = status; }
+  constructor(message, status, data = null) { super(message); this.status = status; this.data = data; }
 }
+
+/** Changes go to the server one at a time, in the order they were made: two quick taps are
+ *  carried out as tapped, whatever the network does with two requests at once. */
+let changes = Promise.resolve();
 
 /** One call to the server: its JSON (or with `text`, its body as text); a 401 shows the
  *  not-paired notice; every failure throws an ApiError with a sentence and the HTTP status. */
-export async function api(path, { method = 'GET', json, body, headers = {}, text = false } = {}) {
+export function api(path, options = {}) {
+  if ((options.method || 'GET') === 'GET') return send(path, options);
+  const turn = changes.then(() => send(path, options));
+  changes = turn.catch(() => {});
+  return turn;
+}
+
+async function send(path, { method = 'GET', json, body, headers = {}, text = false } = {}) {
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
   if (method === 'POST') init.headers['X-Change-Id'] = changeId();
   if (json !== undefined) {
@@ -154,7 +243,7 @@ export async function api(path, { method = 'GET', json, body, headers = {}, text
   }
   if (!response.ok) {
     const message = data && (data.message || data.error);
-    throw new ApiError(message || `The Pi answered with an error (HTTP ${response.status}).`, response.status);
+    throw new ApiError(phoneWords(message || `The Pi answered with an error (HTTP ${response.status}).`), response.status, data);
   }
   return text ? raw : data;
 }
@@ -162,18 +251,28 @@ export async function api(path, { method = 'GET', json, body, headers = {}, text
 /** One control request, as on the daemon's socket; 422 carries the daemon's sentence. */
 export const request = (object) => api('/api/request', { method: 'POST', json: object });
 
-/** Runs an action from a control: errors go to onError, else to the alert region (a 401 has
- *  already shown the not-paired notice); a busy control ignores taps. */
+/** Runs an action from a control: its error goes to onError(message, error), else beside the
+ *  control and to the alert region (a 401 has already shown the not-paired notice); a busy
+ *  control ignores taps. */
 export async function act(control, action, onError) {
   if (control && control.getAttribute('aria-disabled') === 'true') return;
-  if (control) control.setAttribute('aria-disabled', 'true');
+  if (control) {
+    control.setAttribute('aria-disabled', 'true');
+    if (!onError) answerBeside(control, '');
+  }
   clearMessages();
   try {
     await action();
   } catch (e) {
     if (e.status === 401) return;
-    if (onError) onError(e);
-    else shout(e.message || String(e));
+    const message = phoneWords(e.message || String(e));
+    if (onError) onError(message, e);
+    else if (control) {
+      answerBeside(control, message, { error: true });
+      shout(message, { shown: true });
+    } else {
+      shout(message);
+    }
   } finally {
     if (control) control.removeAttribute('aria-disabled');
   }

@@ -193,6 +193,31 @@ export function sentence(text) {
   return t[0].toUpperCase() + t.slice(1) + (/[.!?…]$/.test(t) ? '' : '.');
 }
 
+/**
+ * The daemon's and the server's sentences are written for both clients, some with a terminal
+ * in mind: the page says them without command lines or file paths. Each rule rewrites one
+ * phrasing; any other text is kept as it is.
+ */
+const PHONE_RULES = [
+  // place add --replace: the page has no such switch; a new name, or the old place removed.
+  [/; replace it \(place add --replace, or "replace":true\), or pick another name/, ': pick another name, or remove the old place first'],
+  [/; try back --minutes N( for an older one)?/, ''],
+  [/; load one with route load/, ': load a GPX file under Route'],
+  // The socket's own words, for a program: the page says what a walker can act on.
+  [/^(the daemon does not answer|cannot connect to|waypointd).*$/i, 'The navigation service on the Pi is not answering.'],
+];
+
+/** `text` in a phone's words (see PHONE_RULES). */
+export function phoneWords(text) {
+  let words = String(text || '');
+  for (const [pattern, replacement] of PHONE_RULES) words = words.replace(pattern, replacement);
+  return words;
+}
+
+/** A place's name for a list, a button or a sentence: its name, or `Unnamed place`, never a
+ *  string of degrees a screen reader would spell out. */
+export const spokenPlaceName = (d) => (d && d.name) || 'Unnamed place';
+
 /** Map names go to the daemon as `go` names: no control or bidi override characters, ≤ 100. */
 export function cleanName(name) {
   // eslint-disable-next-line no-control-regex

@@ -14,7 +14,7 @@ import TestSupport
 struct CompanionEndToEndTests {
     static let scripts = TestData.packageRoot.appendingPathComponent("Tests/WebCompanionTests/Scripts")
 
-    /// `waypoint-web` on a port of the kernel's choice, for `daemon`.
+    /// `waypoint-web` on a free port, for `daemon`.
     final class Companion {
         let process: ChildProcess
         let base: String
@@ -22,6 +22,8 @@ struct CompanionEndToEndTests {
         let binary: URL
         /// An empty config file: the defaults, whatever /etc holds on this machine.
         let configuration: String
+        /// Its command line, to start it again on the same port.
+        let commandLine: [String]
 
         init(daemon: SimulatedDaemon) async throws {
             let binary = try ExternalTool.built("waypoint-web")
@@ -30,12 +32,14 @@ struct CompanionEndToEndTests {
             state = directory.appendingPathComponent("web-state")
             configuration = directory.appendingPathComponent("waypoint-web.conf").path
             try "".write(toFile: configuration, atomically: true, encoding: .utf8)
-            process = try ChildProcess(
-                binary,
-                [
-                    "--listen", "127.0.0.1:0", "--socket", daemon.socket, "--state-dir", state.path, "--page-dir",
-                    TestData.packageRoot.appendingPathComponent("Web").path, "--config", configuration,
-                ])
+            // A port of its own, not the kernel's choice at each start: the browser test stops
+            // it and starts it again where the page expects it.
+            let arguments = [
+                "--listen", "127.0.0.1:\(try GPSDHarness.freePort())", "--socket", daemon.socket, "--state-dir", state.path,
+                "--page-dir", TestData.packageRoot.appendingPathComponent("Web").path, "--config", configuration,
+            ]
+            commandLine = [binary.path] + arguments
+            process = try ChildProcess(binary, arguments)
             _ = await process.wait(timeout: .seconds(10)) { _, errors in errors.contains { $0.text.contains("serving http://") } }
             let line = try #require(process.errors.first { $0.text.contains("serving http://") }?.text, "\(process.errors.map(\.text))")
             let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") })
@@ -85,6 +89,9 @@ struct CompanionEndToEndTests {
                 "--screenshots", screenshots, "--gpx",
                 TestData.packageRoot.appendingPathComponent("Tests/GPXTests/Data/gpxpy/route.gpx").path, "--words",
                 TestData.packageRoot.appendingPathComponent("Tests/ClientSupportTests/Data/words.tsv").path,
+                "--daemon-pid", String(daemon.process.processID), "--web-pid", String(companion.process.processID),
+                "--web-command", String(decoding: try JSONSerialization.data(withJSONObject: companion.commandLine), as: UTF8.self),
+                "--web", companion.binary.path, "--web-args", "--state-dir \(companion.state.path) --config \(companion.configuration)",
             ])
         #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")
         #expect(!output.standardOutput.contains("FAIL"), "\(output.standardOutput)")
@@ -95,13 +102,24 @@ struct CompanionEndToEndTests {
         let daemon = try await SimulatedDaemon()
         let companion = try await Companion(daemon: daemon)
         defer { _ = daemon.stop() }
+        // Monaco's map, for the paired client's searches during the flood.
+        let waypointd = try ExternalTool.built("waypointd")
+        let state = URL(fileURLWithPath: daemon.socket).deletingLastPathComponent().appendingPathComponent("state").path
+        let extract = TestData.packageRoot.appendingPathComponent("Tests/PlaceIndexTests/Data/monaco.osm.pbf").path
+        let imported = try ExternalTool.run(waypointd, ["map", "import", extract, "--state-dir", state])
+        #expect(imported.status == 0, "\(imported.standardError)")
         let token = try companion.run(["token", "--json", "--name", "security test"])
         #expect(token.status == 0, "\(token.standardError)")
         let bearer = try #require(
             (try JSONSerialization.jsonObject(with: Data(token.standardOutput.utf8)) as? [String: String])?["token"])
         let output = try Self.python(
             "security_test.py",
-            ["--base", companion.base, "--pair-url", try companion.pairingLink(), "--bearer", bearer, "--socket", daemon.socket])
+            [
+                "--base", companion.base, "--pair-url", try companion.pairingLink(), "--second-pair-url", try companion.pairingLink(),
+                "--bearer", bearer, "--socket", daemon.socket, "--web", companion.binary.path,
+                "--web-args", "--state-dir \(companion.state.path) --config \(companion.configuration)",
+                "--web-pid", String(companion.process.processID),
+            ])
         #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")
         #expect(!output.standardOutput.contains("FAIL"), "\(output.standardOutput)")
 
@@ -109,6 +127,7 @@ struct CompanionEndToEndTests {
         let listed = try companion.run(["sessions", "--json"])
         let sessions = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
         #expect(Set(sessions.compactMap { $0["kind"] as? String }) == ["phone", "script"], "\(sessions)")
+        #expect(sessions.count == 3, "two phones and the test's script; the revoked script is gone: \(sessions)")
 
         // Guiding, then the web process killed outright: the daemon keeps guiding and the motor
         // keeps answering.

@@ -4,7 +4,13 @@
 Run by the Swift test WebCompanionTests against a running `waypointd --simulate` and `waypoint-web`:
 
     browser_test.py --base http://127.0.0.1:PORT --pair-url URL --socket /path/control.sock \
-                    --screenshots DIR --gpx FILE --words Tests/ClientSupportTests/Data/words.tsv
+                    --screenshots DIR --gpx FILE --words Tests/ClientSupportTests/Data/words.tsv \
+                    --daemon-pid PID --web-pid PID --web waypoint-web --web-args "--state-dir D --config F" \
+                    --web-command JSON
+
+The daemon is paused (SIGSTOP, SIGCONT) and waypoint-web stopped (SIGTERM) and started again
+with --web-command on the same port, to see what the page says when either is gone; the
+session is revoked at the end with `waypoint-web revoke`.
 
 Prints one line per check, `ok: ...` or `FAIL: ...`, then a summary line, and exits 1 when any
 check failed (a missing module, browser or driver is a failure, never a silent skip).
@@ -20,7 +26,9 @@ import math
 import os
 import re
 import shutil
+import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -58,7 +66,7 @@ try:
     from selenium.webdriver.chrome.service import Service as ChromeService
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError as error:  # pragma: no cover - reported, not skipped
     fail("the Python module selenium is missing (%s): pip install selenium axe-selenium-python" % error)
     finish()
@@ -267,21 +275,46 @@ class Page:
         box.send_keys(Keys.ENTER)
 
     def install_observer(self):
-        """Records every text the live regions are given (the page may overwrite them soon after)."""
+        """Records every text the live regions are given, with the time (ms), skipping the
+        empty region an action starts with (the page may overwrite them soon after)."""
         return self.driver.execute_script(
             "if (!window.__wpLive) {"
             "  window.__wpLive = [];"
             "  ['status-region', 'alert-region'].forEach(function (id) {"
             "    var e = document.getElementById(id); if (!e) return;"
-            "    var record = function () { window.__wpLive.push({id: id, text: e.textContent || ''}); };"
+            "    var record = function () { var t = e.textContent || '';"
+            "      if (t) window.__wpLive.push({id: id, text: t, t: Date.now()}); };"
             "    new MutationObserver(record).observe(e, {childList: true, characterData: true, subtree: true});"
             "  });"
             "}"
             "return window.__wpLive.length;")
 
-    def live_texts(self, since=0, region=None):
+    def live_entries(self, since=0, region=None):
         entries = self.driver.execute_script("return (window.__wpLive || []).slice(arguments[0]);", since) or []
-        return [entry["text"] for entry in entries if region is None or entry["id"] == region]
+        return [entry for entry in entries if region is None or entry["id"] == region]
+
+    def live_texts(self, since=0, region=None):
+        return [entry["text"] for entry in self.live_entries(since, region)]
+
+    def latency(self, milliseconds):
+        """Every request of the page takes `milliseconds` longer each way (CDP)."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": milliseconds, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    def near(self, first, second):
+        """Vertical distance in CSS pixels between two elements' boxes (0 when they overlap)."""
+        return self.driver.execute_script(
+            "var a = arguments[0].getBoundingClientRect(), b = arguments[1].getBoundingClientRect();"
+            "return Math.max(0, Math.max(a.top, b.top) - Math.min(a.bottom, b.bottom));", first, second)
+
+    def button_named(self, container_id, pattern):
+        """The first button in #container_id whose accessible name matches `pattern`."""
+        for candidate in self.element(container_id).find_elements(By.CSS_SELECTOR, "button"):
+            name = (candidate.accessible_name or candidate.text or "").strip()
+            if re.search(pattern, name):
+                return candidate
+        return None
 
     def collect_console(self):
         try:
@@ -411,6 +444,7 @@ class Run:
         self.page = Page(driver)
         self.driver = driver
         self.paired = False
+        self.started = []  # programs this script started (waypoint-web again), stopped at the end
 
     def check_not_paired(self):
         """(a) Before pairing, / shows the not-paired notice."""
@@ -593,6 +627,11 @@ class Run:
         else:
             fail("(e) typing %r did not set the daemon's destination within %d s: %s" % (LOUVRE_TEXT, WAIT, short(status)))
             return
+        # The list is drawn again once the new destination is in it, first: a click before
+        # then may land on the item that moved into the button's place.
+        first_named = lambda: [(b.accessible_name or "") for b in page.element("recent-list").find_elements(By.CSS_SELECTOR, "button")][:1]
+        if not page.wait(lambda: first_named() == ["Go to Unnamed place (recent 1)"]):
+            fail("(e) the typed destination is not first in the recent list: %s" % first_named())
         found = None
         if page.wait(lambda: self.find_recent_eiffel()):
             found = self.find_recent_eiffel()
@@ -612,8 +651,9 @@ class Run:
             ok("(e) the recent button %r guides to the Eiffel Tower again%s" % (
                 name, " (clicked by script: %s)" % covered if covered else ""))
         else:
-            fail("(e) after the recent button %r, the daemon's destination is not %s within %d s: %s"
-                 % (name, EIFFEL, WAIT, short(status)))
+            fail("(e) after the recent button %r, the daemon's destination is not %s within %d s: %s (alert %r, status %r, answers %s)"
+                 % (name, EIFFEL, WAIT, short(status), page.text("alert-region"), page.text("status-region"),
+                    self.driver.execute_script("return Array.from(document.querySelectorAll('.answer')).map(e => e.id + ': ' + e.textContent);")))
         page.collect_console()
 
     def main_screen(self):
@@ -834,6 +874,343 @@ class Run:
         else:
             ok("(l) no Content-Security-Policy violation or uncaught error in the console (%d messages)" % len(self.page.console))
 
+    # ------------------------------------------------------------------------------------
+    # Issue 38: what the page says when something is gone, what it does with quick taps,
+    # where its answers go, and its words.
+
+    def set_guiding_far(self, meters=2000):
+        """A destination `meters` ahead of the wearer, so that the simulated wearer walks."""
+        status = daemon_status(self.args.socket)
+        fix = status.get("fix") or {}
+        heading = (status.get("heading") or {}).get("true") or 0
+        target = offset_point(fix.get("lat", 48.8556), fix.get("lon", 2.2986), meters, heading)
+        daemon_request(self.args.socket, {"cmd": "go", "lat": round(target[0], 7), "lon": round(target[1], 7),
+                                          "name": "Far test"}, "OK")
+        return wait_for_status(self.args.socket, lambda s: s.get("state") == "guiding")[0]
+
+    def distance_said(self, texts):
+        return [t for t in texts if re.search(r"^\d+(\.\d+)? k?m, ", t.strip())]
+
+    def check_daemon_gone(self):
+        """(n1) With the daemon gone, every live value reads Unknown and nothing periodic is
+        said; Where am I says so in a phone's words; its return is said once."""
+        page, driver = self.page, self.driver
+        if not self.set_guiding_far():
+            fail("(n1) the daemon is not guiding before it is paused")
+        Select(page.element("announce-interval")).select_by_value("10")
+        page.wait(lambda: (page.text("distance-text") or "Unknown") != "Unknown")
+        start = page.install_observer()
+        os.kill(self.args.daemon_pid, signal.SIGSTOP)
+        try:
+            down = page.wait(lambda: "not answering" in (page.text("state-text") or ""), timeout=20)
+            if not down:
+                fail("(n1) 20 s after the daemon stopped, the state still reads %r" % page.text("state-text"))
+            page.click(page.element("where-button"))
+            page.wait(lambda: "Asking" not in (page.text("where-text") or ""), timeout=15)
+            where = (page.text("where-text") or "").strip()
+            expect_words = "navigation service on the Pi is not answering" in where and not re.search(r"sock|waypointd running", where)
+            (ok if expect_words else fail)("(n1) Where am I, with the daemon gone, says %r" % where)
+            marked = page.install_observer()
+            time.sleep(22)  # two periods of the 10 s announcement
+            values = {key: (page.text(key) or "").strip() for key in ("distance-text", "direction-text", "heading-text")}
+            said = self.distance_said(page.live_texts(marked))
+            if all(value == "Unknown" for value in values.values()) and not said:
+                ok("(n1) with the daemon gone for 22 s: %s, and no distance said" % values)
+            else:
+                fail("(n1) with the daemon gone: %s; said meanwhile: %s" % (values, said))
+        finally:
+            os.kill(self.args.daemon_pid, signal.SIGCONT)
+        back = page.wait(lambda: "not answering" not in (page.text("state-text") or ""), timeout=20)
+        time.sleep(3)
+        returns = [t for t in page.live_texts(start) if "answering again" in t]
+        if back and len(returns) == 1:
+            ok("(n1) the daemon's return is said once: %r" % returns[0])
+        else:
+            fail("(n1) after the daemon came back (state %r), its return was said %d times: %s"
+                 % (page.text("state-text"), len(returns), page.live_texts(start)))
+        where = (page.text("where-text") or "").strip()
+        (fail if "not answering" in where else ok)("(n1) once it answers, Where am I's paragraph reads %r" % where)
+        Select(page.element("announce-interval")).select_by_value("0")
+
+    def check_web_gone(self):
+        """(n1) With waypoint-web stopped, the page says the connection is lost, reads every
+        value as Unknown and says no distance; started again, its return is said once, and
+        not cut short by the next message."""
+        page = self.page
+        if not self.set_guiding_far():
+            fail("(n1) the daemon is not guiding before waypoint-web is stopped")
+        Select(page.element("announce-interval")).select_by_value("10")
+        page.wait(lambda: (page.text("distance-text") or "Unknown") != "Unknown")
+        start = page.install_observer()
+        os.kill(self.args.web_pid, signal.SIGTERM)
+        for _ in range(100):
+            try:
+                os.kill(self.args.web_pid, 0)
+            except OSError:
+                break
+            time.sleep(0.1)
+        time.sleep(22)
+        values = {key: (page.text(key) or "").strip() for key in ("state-text", "distance-text", "heading-text")}
+        said = self.distance_said(page.live_texts(start))
+        if values["distance-text"] == "Unknown" and values["heading-text"] == "Unknown" \
+                and not values["state-text"].startswith("Guiding") and not said:
+            ok("(n1) with waypoint-web stopped for 22 s: %s, and no distance said" % values)
+        else:
+            fail("(n1) with waypoint-web stopped: %s; said meanwhile: %s" % (values, said))
+        restarted = subprocess.Popen(json.loads(self.args.web_command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.started.append(restarted)
+        again = page.wait(lambda: page.live_texts(start, "status-region").count("Connected to the Pi again.") >= 1, timeout=30)
+        time.sleep(4)
+        entries = page.live_entries(start, "status-region")
+        returns = [e for e in entries if e["text"] == "Connected to the Pi again."]
+        if not again or len(returns) != 1:
+            fail("(n1) after waypoint-web came back, 'Connected to the Pi again.' was said %d times: %s"
+                 % (len(returns), [e["text"] for e in entries]))
+        else:
+            after = [e for e in entries if e["t"] > returns[0]["t"]]
+            gap = (after[0]["t"] - returns[0]["t"]) / 1000.0 if after else None
+            if gap is None or gap >= 1.5:
+                ok("(n1) the return is said once, and stays %s before the next message"
+                   % ("%.1f s" % gap if gap is not None else "until now"))
+            else:
+                fail("(n1) 'Connected to the Pi again.' was replaced by %r %.2f s later" % (after[0]["text"], gap))
+        Select(page.element("announce-interval")).select_by_value("0")
+
+    def check_swapped_coordinates(self):
+        """(n2) Coordinates typed longitude first are not set: both readings are offered, and
+        the one chosen is set."""
+        page = self.page
+        before = daemon_status(self.args.socket).get("destination")
+        page.submit_box("2.2945 48.8584")
+        if page.wait(lambda: "latitude first" in (page.text("box-error") or "")):
+            ok("(n2) '2.2945 48.8584' in Paris is answered beside the box: %r" % (page.text("box-error") or "").strip()[:160])
+        else:
+            fail("(n2) '2.2945 48.8584' gave no answer about the order beside the box: %r, status %r"
+                 % (page.text("box-error"), page.text("status-region")))
+        time.sleep(2.5)
+        now = daemon_status(self.args.socket).get("destination")
+        if destination_is({"destination": now}, (2.2945, 48.8584)):
+            fail("(n2) the destination was set 6790 km away: %s" % json.dumps(now))
+        else:
+            ok("(n2) nothing was set (the destination is still %s)" % json.dumps((now or {}).get("name") or now))
+        still = (page.text("box-error") or "")
+        (ok if "latitude first" in still else fail)("(n2) 2.5 s later the answer is still beside the box: %r" % still.strip()[:80])
+        choice = page.button_named("box-error", r"^Go to 48°51'30\.2\"N")
+        if choice is None:
+            fail("(n2) no button offers 48°51'30.2\"N 2°17'40.2\"E")
+            return
+        page.click(choice)
+        held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, (48.8584, 2.2945)))
+        (ok if held else fail)("(n2) the offered reading, chosen, is the destination: %s" % short(status))
+
+    def check_quick_taps(self):
+        """(n3) With 150 ms of latency, two quick taps on the recent list do what was tapped:
+        the place tapped last is the destination, and the two places removed are the two
+        tapped. One of the five has no name: its buttons are not named in degrees."""
+        page, socket_path = self.page, self.args.socket
+        places = [(48.8600 + 0.001 * i, 2.2950 + 0.001 * i) for i in range(5)]
+        for i, (lat, lon) in enumerate(places):
+            request = {"cmd": "go", "lat": lat, "lon": lon}
+            if i != 2:
+                request["name"] = "Tap %d" % (i + 1)
+            daemon_request(socket_path, request, "OK")
+        self.driver.refresh()
+        page.wait(lambda: len(page.element("recent-list").find_elements(By.CSS_SELECTOR, "button")) >= 10)
+        names = [(b.accessible_name or "").strip() for b in page.element("recent-list").find_elements(By.CSS_SELECTOR, "button")]
+        degrees = [n for n in names if "°" in n]
+        (fail if degrees else ok)("(n3) the recent list's buttons: %s" % names[:4] + (" (named in degrees: %s)" % degrees if degrees else ""))
+        page.latency(150)
+        try:
+            def recent_buttons(kind):
+                return [b for b in page.element("recent-list").find_elements(By.CSS_SELECTOR, "button")
+                        if (b.accessible_name or "").startswith(kind)]
+
+            def place_of(button_element):
+                item = button_element.find_element(By.XPATH, "./ancestor::li[1]")
+                span = item.find_element(By.CSS_SELECTOR, ".item-distance")
+                return float(span.get_attribute("data-lat")), float(span.get_attribute("data-lon"))
+
+            # 150 ms apart, then with no gap at all (both clicks in one script), four times.
+            wrong = []
+            for attempt, (first, second, gap) in enumerate([(4, 2, 0.15), (4, 1, 0), (3, 0, 0), (2, 4, 0), (1, 3, 0)]):
+                page.wait(lambda: len(recent_buttons("Go to")) == 5)
+                buttons = recent_buttons("Go to")
+                expected = place_of(buttons[second])
+                if gap:
+                    buttons[first].click()
+                    time.sleep(gap)
+                    buttons[second].click()
+                else:
+                    self.driver.execute_script("arguments[0].click(); arguments[1].click();", buttons[first], buttons[second])
+                held, status = wait_for_status(socket_path, lambda s: destination_is(s, expected), timeout=5)
+                time.sleep(1.0)  # both answers in, the list drawn again
+                status = daemon_status(socket_path)
+                if not destination_is(status, expected):
+                    wrong.append("try %d: tapped #%d then #%d %s, the destination is %s"
+                                 % (attempt + 1, first + 1, second + 1, expected, json.dumps(status.get("destination"))))
+            (fail if wrong else ok)("(n3) quick taps on Go to: %s" % ("; ".join(wrong) if wrong else "5 of 5 guided to the place tapped last"))
+            page.wait(lambda: len(recent_buttons("Remove")) == 5)
+            removes = recent_buttons("Remove")
+            tapped = [place_of(removes[1]), place_of(removes[3])]
+            start = page.install_observer()
+            self.driver.execute_script("arguments[0].click(); arguments[1].click();", removes[1], removes[3])
+            time.sleep(3)
+            left = [(d["lat"], d["lon"]) for d in daemon_request(socket_path, {"cmd": "recent"}, "RECENT")["destinations"]]
+            gone = [p for p in tapped if any(abs(p[0] - q[0]) < 1e-6 and abs(p[1] - q[1]) < 1e-6 for q in left)]
+            said = [t for t in page.live_texts(start) if "removed" in t]
+            if not gone and len(left) == 3:
+                ok("(n3) removing #2 and #4 at once removed those two; said: %s" % said)
+            else:
+                fail("(n3) removing #2 and #4 at once left %s (the tapped %s still there: %s); said: %s" % (left, tapped, gone, said))
+        finally:
+            page.latency(0)
+
+    def check_answers_beside(self):
+        """(n7, n8) A refused Save this spot is answered under its field, marked invalid,
+        with Hold still gone; a rename to a name taken is answered under its field, in a
+        phone's words."""
+        page, driver = self.page, self.driver
+        if not self.set_guiding_far():
+            fail("(n7) the wearer is not guided")
+        # The simulated wearer turns to face the destination, then walks: wait for the walk.
+        def moved():
+            first = (daemon_status(self.args.socket).get("fix") or {})
+            time.sleep(2)
+            second = (daemon_status(self.args.socket).get("fix") or {})
+            if first.get("lat") is None or second.get("lat") is None:
+                return False
+            return math.hypot((second["lat"] - first["lat"]) * 111320,
+                              (second["lon"] - first["lon"]) * 111320 * math.cos(math.radians(first["lat"]))) >= 2
+        if not page.wait(moved, timeout=30):
+            fail("(n7) the simulated wearer did not walk within 30 s")
+        field = page.element("mark-name")
+        page.reveal(field)
+        field.clear()
+        field.send_keys("Walking spot")
+        page.click(page.element("mark-button"))
+        if not page.wait(lambda: (page.text("mark-error") or "").strip() != "", timeout=15):
+            fail("(n7) Save this spot while walking: no error under the field within 15 s (status %r, alert %r)"
+                 % (page.text("status-region"), page.text("alert-region")))
+        else:
+            error = page.element("mark-error")
+            invalid = field.get_attribute("aria-invalid")
+            described = (field.get_attribute("aria-describedby") or "").split()
+            gap = page.near(error, page.element("mark-button"))
+            beside = (page.text("mark-button-answer") or "")
+            good = invalid == "true" and "mark-error" in described and gap < 120 and "Hold still" not in beside
+            (ok if good else fail)("(n7) Save this spot while walking: %r under the field (%d px from the button), "
+                                   "aria-invalid %s, described by %s, beside the button %r"
+                                   % (page.text("mark-error").strip()[:100], gap, invalid, described, beside))
+        daemon_request(self.args.socket, {"cmd": "place", "action": "add", "name": "Alpha", "lat": 48.857, "lon": 2.299}, "OK")
+        daemon_request(self.args.socket, {"cmd": "place", "action": "add", "name": "Beta", "lat": 48.858, "lon": 2.300}, "OK")
+        driver.refresh()
+        page.wait(lambda: page.button_named("places-list", r"^Rename Alpha$") is not None)
+        rename = page.button_named("places-list", r"^Rename Alpha$")
+        if rename is None:
+            fail("(n7) no Rename Alpha button")
+            return
+        page.click(rename)
+        item = rename.find_element(By.XPATH, "./ancestor::li[1]")
+        field = item.find_element(By.CSS_SELECTOR, "input[type=text]")
+        field.clear()
+        field.send_keys("Beta")
+        page.click(item.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        error_id = field.get_attribute("id") + "-error"
+        if not page.wait(lambda: (page.text(error_id) or "").strip() != ""):
+            fail("(n7) renaming Alpha to Beta: no error under its field (alert %r)" % page.text("alert-region"))
+            return
+        text = page.text(error_id).strip()
+        gap = page.near(page.element(error_id), field)
+        terminal = re.search(r"--replace|\"replace\"|waypointctl", text)
+        good = field.get_attribute("aria-invalid") == "true" and gap < 80 and not terminal
+        (ok if good else fail)("(n7, n8) renaming Alpha to Beta: %r under the field (%d px)" % (text, gap))
+
+    def check_calibration_words(self):
+        """(n8, n9) Finishing a calibration at once is refused in the page's own words for
+        the directions; the answer to Cancel stays while it is read."""
+        page = self.page
+        page.click(page.element("calibrate-start"))
+        # Enough samples for a fit, all from a wearer turning level: directions are missing.
+        samples = lambda: int((re.search(r"Collecting: (\d+) samples", page.text("calibrate-text") or "") or [0, 0])[1])
+        if not page.wait(lambda: samples() >= 160, timeout=40):
+            fail("(n8) only %d calibration samples after 40 s" % samples())
+        page.click(page.element("calibrate-finish"))
+        answer = lambda: (page.text("calibrate-finish-answer") or "").strip()
+        if page.wait(lambda: answer() != ""):
+            octants = re.findall(r"\b(?:forward|back)-(?:left|right)-(?:up|down)\b", answer())
+            good = not octants and "still to do" in answer()
+            (ok if good else fail)("(n8) Finish with directions missing is answered beside it: %r" % answer()[:200])
+        else:
+            fail("(n8) Finish at once: nothing beside the button (alert %r)" % page.text("alert-region"))
+        start = page.install_observer()
+        page.click(page.element("calibrate-cancel"))
+        page.wait(lambda: page.live_texts(start, "status-region"))
+        time.sleep(3)
+        said = page.live_entries(start, "status-region")
+        if said and len(said) == 1:
+            ok("(n9) Cancel's answer %r stayed for 3 s" % said[0]["text"])
+        elif said:
+            gap = (said[1]["t"] - said[0]["t"]) / 1000.0
+            (ok if gap >= 2.0 else fail)("(n9) Cancel's answer %r was followed %.2f s later by %r" % (said[0]["text"], gap, said[1]["text"]))
+        else:
+            fail("(n9) Cancel said nothing")
+
+    def check_said_once(self):
+        """(n9) A search with no result is said once."""
+        page = self.page
+        start = page.install_observer()
+        page.submit_box("zzzzqqq")
+        page.wait(lambda: any("zzzzqqq" in t for t in page.live_texts(start)))
+        time.sleep(3)
+        said = [t for t in page.live_texts(start) if "zzzzqqq" in t]
+        (ok if len(said) == 1 else fail)("(n9) 'zzzzqqq' found nothing, said %d times: %s" % (len(said), said))
+
+    def check_offline_map(self):
+        """(n10) With the tile server out of reach, the open map says why it is grey."""
+        page, driver = self.page, self.driver
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*tile.openstreetmap.org*"]})
+        try:
+            toggle = page.element("map-toggle")
+            if not toggle.is_displayed():
+                fail("(n10) the map cannot be opened (no Leaflet?)")
+                return
+            page.click(toggle)
+            if page.wait(lambda: page.displayed("map-offline")):
+                ok("(n10) with no tile server, under the map: %r" % page.text("map-offline").strip()[:140])
+            else:
+                fail("(n10) with no tile server, the map says nothing about it")
+            page.click(toggle)
+        finally:
+            driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+    def check_revoked(self):
+        """(n4) Revoking the page's session stops its updates at once and shows the notice."""
+        page = self.page
+        listed = subprocess.run([self.args.web, "sessions", "--json"] + self.args.web_args.split(),
+                                capture_output=True, text=True, timeout=30)
+        phones = [s for s in json.loads(listed.stdout or "[]") if s.get("kind") == "phone"]
+        if len(phones) != 1:
+            fail("(n4) expected the browser's one phone session, found %s" % phones)
+            return
+        self.set_guiding_far()
+        revoked = subprocess.run([self.args.web, "revoke", phones[0]["id"]] + self.args.web_args.split(),
+                                 capture_output=True, text=True, timeout=30)
+        start = time.monotonic()
+        if revoked.returncode != 0:
+            fail("(n4) waypoint-web revoke exited %d: %s" % (revoked.returncode, revoked.stderr))
+            return
+        shown = page.wait(lambda: page.displayed("not-paired"), timeout=15)
+        seconds = time.monotonic() - start
+        heading = page.text("heading-text")
+        time.sleep(2)
+        still = page.text("heading-text") == heading
+        if shown and seconds <= 8 and still:
+            ok("(n4) after the revoke the page shows #not-paired in %.1f s and no longer updates" % seconds)
+        else:
+            fail("(n4) after the revoke: #not-paired %s after %.1f s; the heading %s"
+                 % ("shown" if shown else "not shown", seconds, "stopped" if still else "still changes"))
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -843,6 +1220,11 @@ def main():
     parser.add_argument("--screenshots", required=True, help="the directory for the screenshots")
     parser.add_argument("--gpx", required=True, help="a GPX route to upload")
     parser.add_argument("--words", required=True, help="the table of words both clients share (words.tsv)")
+    parser.add_argument("--daemon-pid", required=True, type=int, help="the daemon's process id (paused and resumed)")
+    parser.add_argument("--web-pid", required=True, type=int, help="waypoint-web's process id (stopped, then started again)")
+    parser.add_argument("--web-command", required=True, help="waypoint-web's command line, as a JSON list, to start it again")
+    parser.add_argument("--web", required=True, help="the waypoint-web program, for sessions and revoke")
+    parser.add_argument("--web-args", required=True, help="the options its commands need (--state-dir, --config)")
     args = parser.parse_args()
     os.makedirs(args.screenshots, exist_ok=True)
 
@@ -854,6 +1236,7 @@ def main():
 
     profile = tempfile.mkdtemp(prefix="waypoint-web-chromium-")
     driver = None
+    run = None
     try:
         try:
             driver = start_browser(profile)
@@ -876,7 +1259,16 @@ def main():
             ("search screen", run.search_screen, False),
             ("200 % zoom", run.zoom_screen, False),
             ("dark mode", run.dark_screen, False),
+            ("(n2) swapped coordinates", run.check_swapped_coordinates, False),
+            ("(n9) said once", run.check_said_once, False),
+            ("(n3) quick taps", run.check_quick_taps, False),
+            ("(n7) answers beside", run.check_answers_beside, False),
+            ("(n8) calibration words", run.check_calibration_words, False),
+            ("(n10) offline map", run.check_offline_map, False),
+            ("(n1) daemon gone", run.check_daemon_gone, False),
+            ("(n1) waypoint-web gone", run.check_web_gone, False),
             ("(l) console", run.check_console, False),
+            ("(n4) revoked", run.check_revoked, False),
         ]
         paired = True
         for index, (name, step, needed) in enumerate(steps):
@@ -892,6 +1284,12 @@ def main():
                 if needed:
                     paired = False
     finally:
+        for program in (run.started if run is not None else []):
+            program.terminate()
+            try:
+                program.wait(10)
+            except subprocess.TimeoutExpired:
+                program.kill()
         if driver is not None:
             try:
                 driver.quit()
