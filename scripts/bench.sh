@@ -45,6 +45,9 @@ fi
 # The offline map: import, index size, search and where through the socket, memory.
 if command -v osmium >/dev/null 2>&1; then
     python3 "$root/scripts/bench/places.py" "$bin"
+    # A region's size: a synthetic city of 3.1 million places (WAYPOINT_BENCH_CITY_PLACES),
+    # written once under .build/bench-city/, imported again whenever waypointd changed.
+    python3 "$root/scripts/bench/city.py" "$bin"
 else
     echo "# places skipped: needs osmium-tool (make deps installs it)"
 fi
