@@ -318,14 +318,19 @@ func JSONString(_ text: String) -> String {
 
 /// A page's change reaches every page's event stream at once, not at the watch's next tick.
 @Suite(.timeLimit(.minutes(5))) struct CompanionEventsTests {
-    @Test func aChangeThroughThePageIsSentToEveryStreamAtOnce() throws {
+    /// A daemon that is guiding, and a hub whose watcher never runs: whatever reaches a stream
+    /// came from the router.
+    static func guidingWithQuietHub() throws -> (CompanionRouterTests.Setup, FakeDaemonLink, EventHub) {
         let status = #"{"class":"STATUS","state":"guiding","destination":{"lat":48.1,"lon":2.1,"name":null,"radius":15}}"#
         let link = FakeDaemonLink(replies: ["status": [status]])
-        // A hub whose watcher never runs: whatever reaches the stream came from the router.
         let hub = EventHub(logger: Logger(label: "test", handler: StandardErrorLogHandler())) { () throws(ConnectionError) in
             throw .closed(path: "unused")
         }
-        let setup = try CompanionRouterTests.Setup(link: link, events: hub)
+        return (try CompanionRouterTests.Setup(link: link, events: hub), link, hub)
+    }
+
+    @Test func aChangeThroughThePageIsSentToEveryStreamAtOnce() throws {
+        let (setup, link, hub) = try Self.guidingWithQuietHub()
         let stream = try #require(setup.router.respond(to: HTTPRequest(
             method: "GET", path: "/api/events", headers: ["host": CompanionRouterTests.host, "authorization": "Bearer \(setup.token)"])).stream)
         #expect(setup.request("POST", "/api/request", body: #"{"cmd":"go","lat":48.1,"lon":2.1}"#).status == 200)
@@ -347,12 +352,7 @@ func JSONString(_ text: String) -> String {
     /// A stream whose session is revoked ends within ``EventHub/validitySeconds`` and sends
     /// nothing more, though the daemon's state keeps coming (issue 38: 192 events in 38 s).
     @Test func aRevokedSessionsStreamEndsAtOnce() throws {
-        let status = #"{"class":"STATUS","state":"guiding","destination":{"lat":48.1,"lon":2.1,"name":null,"radius":15}}"#
-        let link = FakeDaemonLink(replies: ["status": [status]])
-        let hub = EventHub(logger: Logger(label: "test", handler: StandardErrorLogHandler())) { () throws(ConnectionError) in
-            throw .closed(path: "unused")
-        }
-        let setup = try CompanionRouterTests.Setup(link: link, events: hub)
+        let (setup, _, hub) = try Self.guidingWithQuietHub()
         let phone = try setup.book.makeSession(kind: "phone", name: nil, now: 1_000_000, days: 30)
         let stream = try #require(setup.router.respond(to: HTTPRequest(
             method: "GET", path: "/api/events", headers: ["host": CompanionRouterTests.host, "authorization": "Bearer \(phone.token)"])).stream)

@@ -493,6 +493,20 @@ class Run:
             fail("(m) words.js, line %d: %s %s reads %r, not %r" % (number, kind, given, text, expected))
         if not wrong:
             ok("(m) words.js reads all %d rows of %s as waypointctl does" % (len(rows), os.path.basename(self.args.words)))
+        # (n8) The daemon's sentences that speak to a terminal, as the page says them: the
+        # refusals as ControlError+Refusal.swift writes them.
+        terminal = [
+            'a place called "Home" exists already; replace it (place add --replace, or "replace":true), or pick another name',
+            "no trail since guidance last started: it keeps one while it has a fix; try back --minutes N for an older one",
+            "no route is loaded; load one with route load",
+        ]
+        spoken = self.driver.execute_async_script(
+            "const [texts, done] = arguments;"
+            "import('/words.js').then((w) => done(texts.map(w.phoneWords))).catch((e) => done(String(e)));", terminal)
+        left = [text for text in (spoken if isinstance(spoken, list) else [str(spoken)])
+                if re.search(r"--|\"replace\"|route load|waypointctl", text)]
+        (fail if left or not isinstance(spoken, list) else ok)(
+            "(n8) the daemon's terminal words, on the page: %s" % (left or spoken))
 
     def check_pairing(self):
         """(b) The pairing link lands on /, hides the notice and sets an HttpOnly, Strict cookie."""
@@ -620,6 +634,7 @@ class Run:
     def check_recent(self):
         """(e) A recent destination chosen from the list guides there again."""
         page = self.page
+        start = page.install_observer()
         page.submit_box(LOUVRE_TEXT)
         held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, LOUVRE))
         if held:
@@ -627,6 +642,11 @@ class Run:
         else:
             fail("(e) typing %r did not set the daemon's destination within %d s: %s" % (LOUVRE_TEXT, WAIT, short(status)))
             return
+        # (n10) Confirmed as the readout shows positions: degrees, minutes, seconds.
+        page.wait(lambda: any(t.startswith("Guiding to") for t in page.live_texts(start, "status-region")))
+        said = [t for t in page.live_texts(start, "status-region") if t.startswith("Guiding to")]
+        good = said and "48°51'38.2\"N 2°20'15.4\"E" in said[0] and "48.8606" not in said[0]
+        (ok if good else fail)("(n10) the typed coordinates are confirmed as %r" % (said[:1] or ["nothing"])[0])
         # The list is drawn again once the new destination is in it, first: a click before
         # then may land on the item that moved into the button's place.
         first_named = lambda: [(b.accessible_name or "") for b in page.element("recent-list").find_elements(By.CSS_SELECTOR, "button")][:1]
