@@ -1,8 +1,8 @@
 /// The place index's tables. Text is folded (``TextFolding``) before it reaches the word
 /// index, so that accents and case never decide a match; the rows keep names as written.
 /// `auto_vacuum = FULL`: the full-text index's final merge frees the pages of the segments it
-/// merged, a fifth of a city's file, which the commit then gives back instead of keeping them
-/// free in the file (issue 39).
+/// merged (a fifth of a 20 000-place file, 3 % of a 3-million-place one), which the commit
+/// gives back instead of keeping them free in the file (issue 39).
 public enum PlaceIndexSchema {
     /// Bumped whenever a table changes: an index of another version is refused, not misread.
     public static let version = 1
