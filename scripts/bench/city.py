@@ -23,11 +23,14 @@ import json
 import math
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+# The socket client and the figures' helpers are places.py's, beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from places import Client, percentile, rss_kb  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EARTH_M = 6371000.0
@@ -38,31 +41,6 @@ def distance_m(lat1, lon1, lat2, lon2):
     p1, p2 = math.radians(lat1), math.radians(lat2)
     h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
     return 2 * EARTH_M * math.asin(min(1.0, math.sqrt(h)))
-
-
-def percentile(values, share):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-class Client:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.file = self.sock.makefile("rb")
-        self.file.readline()  # VERSION
-
-    def ask(self, request):
-        self.sock.sendall((json.dumps(request) + "\n").encode())
-        return json.loads(self.file.readline())
 
 
 def city(places, cache):
