@@ -30,6 +30,10 @@ public enum MapImport {
     /// Why an import failed; the old index is untouched in every case.
     public enum Failure: Error, CustomStringConvertible {
         case osmiumMissing
+        /// The extract cannot be read: missing, or not ours to read.
+        case noExtract(path: String, error: Errno)
+        /// The state directory the index goes to is not there.
+        case noStateDirectory(String)
         case notAnExtract(path: String, reason: String)
         case osmiumFailed(path: String, step: String, reason: String)
         case diskFull(directory: String)
@@ -40,6 +44,10 @@ public enum MapImport {
             switch self {
             case .osmiumMissing:
                 "osmium is not installed; it reads the extract: apt install osmium-tool"
+            case .noExtract(let path, let error):
+                "cannot read \(path): \(error)"
+            case .noStateDirectory(let directory):
+                "the state directory \(directory) does not exist; make it, or give another with --state-dir"
             case .notAnExtract(let path, let reason):
                 "\(path) is not an OpenStreetMap extract osmium can read (\(reason)); the index in use is unchanged"
             case .osmiumFailed(let path, let step, let reason):
@@ -58,7 +66,10 @@ public enum MapImport {
     /// with the features read so far.
     public static func run(extract: String, stateDirectory: String, progress: (Int) -> Void = { _ in }) throws(Failure) -> Summary {
         guard let osmium = SpawnedProcess.find("osmium") else { throw .osmiumMissing }
-        guard access(extract, R_OK) == 0 else { throw .file("cannot read \(extract): \(Errno.current)") }
+        guard access(extract, R_OK) == 0 else { throw .noExtract(path: extract, error: Errno.current) }
+        // Before osmium is started with its error log there: a missing directory would otherwise
+        // read as osmium missing (the spawn's redirection fails, not the program).
+        guard (try? FileSystem.status(of: stateDirectory))??.kind == .directory else { throw .noStateDirectory(stateDirectory) }
         let scratch = stateDirectory + "/.import-\(getpid())"
         let errors = scratch + ".log"
         let building = scratch + ".sqlite"

@@ -57,8 +57,9 @@ enum MapCommand {
             fputs("waypointd: map import: \(error)\n", stderr)
             switch error {
             case .osmiumMissing: return .unavailable
+            case .noExtract: return .noInput
             case .notAnExtract, .osmiumFailed: return .dataError
-            case .diskFull, .index, .file: return .cannotCreate
+            case .diskFull, .index, .file, .noStateDirectory: return .cannotCreate
             }
         }
     }

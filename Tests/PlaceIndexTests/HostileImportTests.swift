@@ -68,6 +68,25 @@ struct HostileImportTests {
         try Self.expectIntact(waypointd, state)
     }
 
+    /// A missing extract is no input (66), named; a missing state directory is said as such,
+    /// not as "cannot start /usr/bin/osmium: No such file or directory" (osmium was there; the
+    /// directory its output was to go to was not).
+    @Test("a missing extract: exit 66, named; a missing state directory: exit 73, named")
+    func missingFiles() throws {
+        _ = try ExternalTool.find("osmium", hint: "apt-get install osmium-tool")
+        let waypointd = try ExternalTool.built("waypointd")
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let noExtract = try ExternalTool.run(waypointd, ["map", "import", "/nonexistent/city.osm.pbf", "--state-dir", state])
+        #expect(noExtract.status == 66, "\(noExtract.standardError)")
+        #expect(noExtract.standardError.contains("cannot read /nonexistent/city.osm.pbf"), "\(noExtract.standardError)")
+        let noDirectory = try ExternalTool.run(
+            waypointd, ["map", "import", Self.data.appendingPathComponent("monaco.osm.pbf").path, "--state-dir", state + "/absent"])
+        #expect(noDirectory.status == 73, "\(noDirectory.standardError)")
+        #expect(noDirectory.standardError.contains("the state directory \(state)/absent does not exist"), "\(noDirectory.standardError)")
+        #expect(!noDirectory.standardError.contains("osmium"), "\(noDirectory.standardError)")
+    }
+
     @Test("no osmium: exit 69, and how to get it")
     func noOsmium() throws {
         let waypointd = try ExternalTool.built("waypointd")
