@@ -108,7 +108,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
         do throws(SQLiteError) {
             var results: [SearchResult]
             if let kinds = PlaceKind.queries[words.joined(separator: " ")] {
-                results = try category(kinds, near: reference)
+                results = try category(kinds, near: reference, limit: limit)
             } else if words.count > 1, words.contains(where: { $0.first?.isNumber == true }) {
                 results = try address(words, town: townWords, near: reference)
                 if results.isEmpty { results = try names(words, near: reference) }
@@ -121,19 +121,59 @@ public final class PlaceIndexReader: @unchecked Sendable {
         }
     }
 
+    /// The half side of a category search's first box, metres.
+    static let firstBoxMeters = 250.0
+
     /// Places of these kinds, nearest first: the distance is all that ranks them.
-    private func category(_ kinds: Set<String>, near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
+    ///
+    /// Found through `kind_box` (an R*Tree of the places of every kind a category asks for)
+    /// in boxes around `reference` that double until the circle inside one holds twice `limit`
+    /// of them (room for the merging of duplicates) or the box holds the whole world: places
+    /// outside that circle may be nearer than some inside the box, never than those inside the
+    /// circle. The work is an R*Tree search a box (log n) and every place of an asked-for kind in
+    /// the last box (the kind is checked after the R*Tree's search): it grows with the
+    /// neighbourhood the answer needs, not with the map. A kind the map lacks costs the whole
+    /// table once the box is the world.
+    private func category(_ kinds: Set<String>, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
         let statement = try database.prepare(
-            "SELECT id, name, kind, street, housenumber, city, lat, lon FROM places WHERE kind IN ("
-                + kinds.map { _ in "?" }.joined(separator: ", ") + ")")
-        try statement.bind(kinds.sorted().map(SQLiteDatabase.Value.text))
-        var results: [SearchResult] = []
-        while try statement.step() {
-            var result = row(statement, from: reference)
-            result.score = 10 - Self.distancePenalty(result.distanceMeters, weight: 3)
-            results.append(result)
+            """
+            SELECT p.id, p.name, p.kind, p.street, p.housenumber, p.city, p.lat, p.lon
+            FROM kind_box AS b CROSS JOIN places AS p ON p.id = b.id
+            WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ? AND b.kind IN (
+            """ + kinds.map { _ in "?" }.joined(separator: ", ") + ")")
+        var halfSide = Self.firstBoxMeters
+        while true {
+            let box = Self.box(around: reference, halfSideMeters: halfSide)
+            try statement.bind([.real(box.south), .real(box.north), .real(box.west), .real(box.east)] + kinds.sorted().map(SQLiteDatabase.Value.text))
+            var results: [SearchResult] = []
+            while try statement.step() {
+                var result = row(statement, from: reference)
+                result.score = 10 - Self.distancePenalty(result.distanceMeters, weight: 3)
+                results.append(result)
+            }
+            let inside = results.filter { $0.distanceMeters <= halfSide }
+            if inside.count >= 2 * limit { return inside }
+            if box.isWorld { return results }
+            halfSide *= 2
         }
-        return results
+    }
+
+    /// A box around `centre` that holds the circle of `halfSideMeters` around it (degrees
+    /// reckoned with the fewest metres a degree has: 110 km of latitude, and of longitude at
+    /// the box's edge nearer the pole), clamped to the world.
+    static func box(around centre: Coordinate, halfSideMeters: Double) -> (south: Double, north: Double, west: Double, east: Double, isWorld: Bool) {
+        let latitudeDelta = halfSideMeters / 110_000
+        let south = max(-90, centre.latitudeDegrees - latitudeDelta)
+        let north = min(90, centre.latitudeDegrees + latitudeDelta)
+        let polewards = max(abs(south), abs(north))
+        let metresPerDegree = 111_320 * cos(polewards * .pi / 180)
+        let longitudeDelta = polewards >= 89.9 ? 360 : halfSideMeters / metresPerDegree
+        guard longitudeDelta < 180 else { return (south, north, -180, 180, south <= -90 && north >= 90) }
+        // A box across the antimeridian: the whole band of longitude, rather than two boxes.
+        let west = centre.longitudeDegrees - longitudeDelta
+        let east = centre.longitudeDegrees + longitudeDelta
+        if west < -180 || east > 180 { return (south, north, -180, 180, south <= -90 && north >= 90) }
+        return (south, north, west, east, false)
     }
 
     /// Addresses whose street and number hold every word, in either order (`Landstrasse 12`,

@@ -5,7 +5,8 @@
 /// gives back instead of keeping them free in the file (issue 39).
 public enum PlaceIndexSchema {
     /// Bumped whenever a table changes: an index of another version is refused, not misread.
-    public static let version = 1
+    /// 2: `kind_box`, the places of a kind a category asks for, for category search nearest first.
+    public static let version = 2
 
     static let create = """
         PRAGMA auto_vacuum = FULL;
@@ -17,6 +18,7 @@ public enum PlaceIndexSchema {
             lat REAL NOT NULL, lon REAL NOT NULL);
         CREATE VIRTUAL TABLE place_words USING fts5(names, address, kind, content='', tokenize='unicode61', prefix='2 3');
         CREATE VIRTUAL TABLE place_box USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+        CREATE VIRTUAL TABLE kind_box USING rtree(id, min_lat, max_lat, min_lon, max_lon, +kind TEXT);
         CREATE TABLE segments(id INTEGER PRIMARY KEY, street TEXT NOT NULL, city TEXT,
             lat1 REAL NOT NULL, lon1 REAL NOT NULL, lat2 REAL NOT NULL, lon2 REAL NOT NULL);
         CREATE VIRTUAL TABLE segment_box USING rtree(id, min_lat, max_lat, min_lon, max_lon);

@@ -6,6 +6,7 @@ public final class PlaceIndexWriter {
     private let insertPlace: SQLiteDatabase.Statement
     private let insertWords: SQLiteDatabase.Statement
     private let insertBox: SQLiteDatabase.Statement
+    private let insertKindBox: SQLiteDatabase.Statement
     private let insertSegment: SQLiteDatabase.Statement
     private let insertSegmentBox: SQLiteDatabase.Statement
     /// What was written.
@@ -22,6 +23,7 @@ public final class PlaceIndexWriter {
             "INSERT INTO places(name, kind, street, housenumber, city, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?)")
         insertWords = try database.prepare("INSERT INTO place_words(rowid, names, address, kind) VALUES (?, ?, ?, ?)")
         insertBox = try database.prepare("INSERT INTO place_box VALUES (?, ?, ?, ?, ?)")
+        insertKindBox = try database.prepare("INSERT INTO kind_box VALUES (?, ?, ?, ?, ?, ?)")
         insertSegment = try database.prepare(
             "INSERT INTO segments(street, city, lat1, lon1, lat2, lon2) VALUES (?, ?, ?, ?, ?, ?)")
         insertSegmentBox = try database.prepare("INSERT INTO segment_box VALUES (?, ?, ?, ?, ?)")
@@ -42,6 +44,13 @@ public final class PlaceIndexWriter {
             .text(TextFolding.folded(feature.kind ?? "")),
         ])
         try insertBox.run([.integer(id), .real(feature.latitude), .real(feature.latitude), .real(feature.longitude), .real(feature.longitude)])
+        // Only the kinds a category asks for: a category search reads nothing else, and most
+        // places with a kind are buildings no one asks for by it.
+        if let kind = feature.kind, PlaceKind.isAskedFor(kind) {
+            try insertKindBox.run([
+                .integer(id), .real(feature.latitude), .real(feature.latitude), .real(feature.longitude), .real(feature.longitude), .text(kind),
+            ])
+        }
         placeCount += 1
         if feature.housenumber != nil { addressCount += 1 }
         guard let street = feature.names.first else { return }
