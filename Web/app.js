@@ -246,7 +246,7 @@ function clearDaemonAnswers() {
 /** The distance said every so often: only from a STATUS that is live (showUnknown clears it). */
 function sayDistance() {
   const s = app.status;
-  if (!s || app.daemonDown || app.connectionLost || !isNum(s.distance) || !['guiding', 'no-heading'].includes(s.state)) return;
+  if (!s || !isNum(s.distance) || !['guiding', 'no-heading'].includes(s.state)) return;
   const way = s.state === 'guiding' && isNum(s.error) ? directionWords(s.error) : 'direction unknown';
   say(`${formatDistance(s.distance)}, ${way}.`, { auto: true, key: 'distance' });
 }

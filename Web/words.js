@@ -203,8 +203,6 @@ const PHONE_RULES = [
   [/; replace it \(place add --replace, or "replace":true\), or pick another name/, ': pick another name, or remove the old place first'],
   [/; try back --minutes N( for an older one)?/, ''],
   [/; load one with route load/, ': load a GPX file under Route'],
-  // The socket's own words, for a program: the page says what a walker can act on.
-  [/^(the daemon does not answer|cannot connect to|waypointd).*$/i, 'The navigation service on the Pi is not answering.'],
 ];
 
 /** `text` in a phone's words (see PHONE_RULES). */

@@ -151,7 +151,7 @@ class Grid:
     def add(self, point, value):
         self.cells.setdefault(self.cell(point), []).append((point, value))
 
-    def nearest(self, point, accept=lambda value: True, within=None):
+    def nearest(self, point, within=None):
         cx, cy = self.cell(point)
         best = None
         for ring in range(0, 10000):
@@ -166,8 +166,6 @@ class Grid:
                     if max(abs(dx), abs(dy)) != ring:
                         continue
                     for candidate, value in self.cells.get((cx + dx, cy + dy), ()):
-                        if not accept(value):
-                            continue
                         meters = distance_m(point, candidate)
                         if (within is None or meters <= within) and (best is None or meters < best[0]):
                             best = (meters, candidate, value)

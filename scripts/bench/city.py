@@ -30,7 +30,7 @@ import time
 
 # The socket client and the figures' helpers are places.py's, beside this file.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from places import Client, percentile, rss_kb  # noqa: E402
+from places import Client, percentile, rss_kb, start_daemon  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EARTH_M = 6371000.0
@@ -121,14 +121,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="run-", dir=cache) as run_state:
         # The daemon's own state beside a link to the cached index, which it only reads.
         os.link(os.path.join(state, "places.sqlite"), os.path.join(run_state, "places.sqlite"))
-        sock = os.path.join(run_state, "control.sock")
-        log = open(os.path.join(run_state, "daemon.log"), "w")
-        daemon = subprocess.Popen([waypointd, "--simulate", "--state-dir", run_state, "--socket", sock], stdout=log, stderr=log)
+        daemon, sock = start_daemon(waypointd, run_state)
         try:
-            for _ in range(200):
-                if os.path.exists(sock) or daemon.poll() is not None:
-                    break
-                time.sleep(0.05)
+            if sock is None:
+                sys.exit(f"city.py: the daemon did not start: {open(os.path.join(run_state, 'daemon.log')).read()[-500:]}")
             client = Client(sock)
             client.ask({"cmd": "status"})
             time.sleep(1)

@@ -54,6 +54,19 @@ class Client:
         return json.loads(self.file.readline())
 
 
+def start_daemon(waypointd, state):
+    """`waypointd --simulate` on STATE/control.sock, logging to STATE/daemon.log: the process and
+    its socket's path once the socket is there, or the process and None when it never came."""
+    sock = os.path.join(state, "control.sock")
+    log = open(os.path.join(state, "daemon.log"), "w")
+    daemon = subprocess.Popen([waypointd, "--simulate", "--state-dir", state, "--socket", sock], stdout=log, stderr=log)
+    for _ in range(200):
+        if os.path.exists(sock) or daemon.poll() is not None:
+            break
+        time.sleep(0.05)
+    return daemon, sock if os.path.exists(sock) else None
+
+
 def queries(extract):
     """Names that occur once, each with a point of it; pyosmium when present, else none."""
     oracle = subprocess.run(["/usr/bin/python3", os.path.join(DATA, "oracle.py"), extract], capture_output=True, text=True)
@@ -88,16 +101,9 @@ def main():
             rows.append((f"places.import.{name}.peak_rss", peak_kb, "kB"))
             rows.append((f"places.index.{name}.size", index_bytes // 1024, f"kB (extract {os.path.getsize(extract) // 1024} kB)"))
 
-            sock = os.path.join(state, "control.sock")
-            log = open(os.path.join(state, "daemon.log"), "w")
-            daemon = subprocess.Popen([waypointd, "--simulate", "--state-dir", state, "--socket", sock],
-                                      stdout=log, stderr=log)
+            daemon, sock = start_daemon(waypointd, state)
             try:
-                for _ in range(200):
-                    if os.path.exists(sock) or daemon.poll() is not None:
-                        break
-                    time.sleep(0.05)
-                if not os.path.exists(sock):
+                if sock is None:
                     print(f"# places: the daemon did not start: {open(os.path.join(state, 'daemon.log')).read()[-500:]}")
                     continue
                 client = Client(sock)
