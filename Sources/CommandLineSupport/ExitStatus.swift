@@ -22,4 +22,6 @@ public enum ExitStatus: Int32, Sendable {
     case temporaryFailure = 75
     /// The configuration file is wrong (EX_CONFIG).
     case configuration = 78
+    /// Stopped by ^C (SIGINT) or SIGTERM before it was done, as a shell reports 128 + SIGINT.
+    case interrupted = 130
 }

@@ -25,6 +25,8 @@ public enum MapImport {
         public var info: PlaceIndexInfo
         public var skippedFeatures: Int
         public var indexBytes: Int
+        /// Places left out because thousands shared one spot (``SpatialKey``).
+        public var crowdedPlaces: Int
     }
 
     /// Why an import failed; the old index is untouched in every case.
@@ -37,6 +39,10 @@ public enum MapImport {
         case notAnExtract(path: String, reason: String)
         case osmiumFailed(path: String, step: String, reason: String)
         case diskFull(directory: String)
+        /// Less room than ``roomPerExtractByte`` asks for, found before anything was written.
+        case noRoom(directory: String, neededBytes: UInt64, availableBytes: UInt64)
+        /// Stopped by a signal (SIGINT, SIGTERM).
+        case interrupted
         case index(SQLiteError)
         case file(String)
 
@@ -54,6 +60,11 @@ public enum MapImport {
                 "osmium \(step) could not read \(path) to its end (\(reason)); the index in use is unchanged"
             case .diskFull(let directory):
                 "the disk holding \(directory) is full; free some space and import again (the index in use is unchanged)"
+            case .noRoom(let directory, let needed, let available):
+                "importing this extract needs about \(needed >> 20) MiB free beside \(directory), and \(available >> 20) MiB are; "
+                    + "free some space, or import a smaller region (the index in use is unchanged)"
+            case .interrupted:
+                "interrupted; the index in use is unchanged, and nothing of the new one is left"
             case .index(let error):
                 "cannot write the new index: \(error); the index in use is unchanged"
             case .file(let message):
@@ -62,25 +73,66 @@ public enum MapImport {
         }
     }
 
-    /// Imports `extract` into `stateDirectory`/``fileName``; `progress` is called now and then
-    /// with the features read so far.
-    public static func run(extract: String, stateDirectory: String, progress: (Int) -> Void = { _ in }) throws(Failure) -> Summary {
+    /// Where an import is, for its progress line.
+    public struct Progress: Sendable, Equatable {
+        /// The steps of an import, in order.
+        public enum Phase: Int, Sendable, CaseIterable {
+            /// osmium reads the extract (twice: its relations first, then everything) and the
+            /// features are staged.
+            case reading
+            /// The staged places are written in map order.
+            case writing
+            /// The word indexes are merged and the file is made durable.
+            case finishing
+        }
+
+        public var phase: Phase
+        /// How much of the phase is done, 0 to 1; nil when unknown.
+        public var fraction: Double?
+
+        public init(phase: Phase, fraction: Double?) {
+            self.phase = phase
+            self.fraction = fraction
+        }
+    }
+
+    /// Free bytes an import needs beside the extract, as a multiple of the extract's size:
+    /// osmium's node index (16 bytes a node; an extract holds 3 to 10 bytes a node), the staged
+    /// places and the new index. Less is refused before anything is written.
+    public static let roomPerExtractByte: UInt64 = 8
+
+    /// Imports `extract` into `stateDirectory`/``fileName``. `progress` is called now and
+    /// then; `interrupted` is asked as often, and when it says yes the import stops and throws
+    /// ``Failure/interrupted``, with the old index in use and nothing of the new one left.
+    ///
+    /// Memory does not grow with the region: osmium keeps its node index in a file (mapped,
+    /// pages the kernel may take back), and the places are staged and sorted by SQLite in its
+    /// temporary files (unlinked as they are opened), each through a cache of a few MiB.
+    public static func run(
+        extract: String, stateDirectory: String, progress: (Progress) -> Void = { _ in }, interrupted: () -> Bool = { false }
+    ) throws(Failure) -> Summary {
         guard let osmium = SpawnedProcess.find("osmium") else { throw .osmiumMissing }
         guard access(extract, R_OK) == 0 else { throw .noExtract(path: extract, error: Errno.current) }
         // Before osmium is started with its error log there: a missing directory would otherwise
         // read as osmium missing (the spawn's redirection fails, not the program).
         guard (try? FileSystem.status(of: stateDirectory))??.kind == .directory else { throw .noStateDirectory(stateDirectory) }
-        let scratch = stateDirectory + "/.import-\(getpid())"
+        removeAbandonedScratch(in: stateDirectory)
+        let extractBytes = UInt64((try? FileSystem.status(of: extract))??.bytes ?? 0)
+        if let available = try? FileSystem.availableBytes(onVolumeOf: stateDirectory), available < extractBytes * roomPerExtractByte {
+            throw .noRoom(directory: stateDirectory, neededBytes: extractBytes * roomPerExtractByte, availableBytes: available)
+        }
+        let scratch = stateDirectory + "/" + scratchPrefix + "\(getpid())"
         let errors = scratch + ".log"
         let building = scratch + ".sqlite"
+        let nodes = scratch + ".nodes"
         defer {
-            for path in [errors, building] { try? FileSystem.removeFile(path) }
+            for path in [errors, building, nodes] { try? FileSystem.removeFile(path) }
         }
         let timestamp = try Self.timestamp(osmium, extract, errors: errors)
         let export: SpawnedProcess
         do throws(SpawnedProcess.StartError) {
             export = try SpawnedProcess(
-                osmium, ["export", "-f", "geojsonseq", "-i", "sparse_mem_array", "-o", "-", extract], standardErrorPath: errors)
+                osmium, ["export", "-f", "geojsonseq", "-i", "sparse_file_array," + nodes, "-o", "-", extract], standardErrorPath: errors)
         } catch {
             throw .file("\(error)")
         }
@@ -90,13 +142,23 @@ public enum MapImport {
         } catch {
             throw error.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(error)
         }
+        let canonicalExtract = (try? FileSystem.canonicalPath(extract)) ?? extract
         var read = 0
         var failure: SQLiteError?
-        let (skipped, readError) = export.forEachLine(maximumLineBytes: maximumFeatureBytes) { line in
+        var stopped = false
+        let (skipped, readError) = export.forEachLine(maximumLineBytes: maximumFeatureBytes, stopWhen: interrupted) { line in
             // RFC 8142: each record starts with the record separator.
             let json = line.first == 0x1E ? line.dropFirst() : line
             read += 1
-            if read % 5000 == 0 { progress(read) }
+            if read % 5000 == 0 {
+                if interrupted() {
+                    stopped = true
+                    return false
+                }
+                // The pass osmium is in: its relations first (quick), then everything.
+                let offset = ProcessFileOffset.offset(process: export.processID, canonicalPath: canonicalExtract)
+                progress(Progress(phase: .reading, fraction: offset.map { min(1, Double($0) / Double(max(extractBytes, 1))) }))
+            }
             guard Self.mayKeep(json), let value = try? JSONParser.parse(json), let feature = MapFeature(geoJSON: value) else { return true }
             do throws(SQLiteError) {
                 try writer.add(feature)
@@ -106,18 +168,29 @@ public enum MapImport {
                 return false
             }
         }
+        if stopped || interrupted() { throw .interrupted }
         if let failure { throw failure.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(failure) }
         let status = export.wait()
         if let readError { throw .file("reading osmium's output: \(readError)") }
         guard status == 0 else {
+            // Its node index outgrew the disk or the file size limit (SIGXFSZ ends it then).
+            if status == 128 + SIGXFSZ || Self.isOutOfRoom(nodes) { throw .diskFull(directory: stateDirectory) }
             throw .osmiumFailed(path: extract, step: "export", reason: Self.firstLine(errors) ?? "exit status \(status)")
         }
+        try? FileSystem.removeFile(nodes)
         let name = String(extract.split(separator: "/").last ?? Substring(extract))
+        let finished: Bool
         do throws(SQLiteError) {
-            try writer.finish(source: name, timestamp: timestamp)
+            finished = try writer.finish(source: name, timestamp: timestamp) { done, total in
+                if interrupted() { return false }
+                let writing = done < total
+                progress(Progress(phase: writing ? .writing : .finishing, fraction: writing ? Double(done) / Double(max(total, 1)) : nil))
+                return true
+            }
         } catch {
             throw error.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(error)
         }
+        guard finished else { throw .interrupted }
         let info = PlaceIndexInfo(
             source: name, timestamp: timestamp, places: writer.placeCount, addresses: writer.addressCount,
             streetSegments: writer.segmentCount)
@@ -128,12 +201,28 @@ public enum MapImport {
             defer { try? descriptor.close() }
             try descriptor.sync()
             bytes = try descriptor.size()
+            if interrupted() { throw Errno(rawValue: EINTR) }
             try FileSystem.rename(building, to: stateDirectory + "/" + fileName)
         } catch {
+            if error.rawValue == EINTR { throw .interrupted }
             if error == .noSpace || Self.isOutOfRoom(building) { throw .diskFull(directory: stateDirectory) }
             throw .file("cannot put the new index in place in \(stateDirectory): \(error)")
         }
-        return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes)
+        return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes, crowdedPlaces: writer.crowdedCount)
+    }
+
+    /// The start of an import's scratch files' names, then its process id.
+    static let scratchPrefix = ".import-"
+
+    /// Removes the scratch files of imports whose process is gone (killed, or the machine
+    /// lost power): a file named for a live process is another import's, running.
+    static func removeAbandonedScratch(in directory: String) {
+        guard let names = try? FileSystem.names(inDirectory: directory, maximum: 4096) else { return }
+        for name in names where name.hasPrefix(scratchPrefix) {
+            let digits = name.dropFirst(scratchPrefix.count).prefix { $0.isNumber }
+            guard let process = Int32(digits), process != getpid(), kill(process, 0) == -1, errno == ESRCH else { continue }
+            try? FileSystem.removeFile(directory + "/" + name)
+        }
     }
 
     /// Whether a write to `path` failed for want of room: the file system nearly full, or the
@@ -147,8 +236,7 @@ public enum MapImport {
         {
             return true
         }
-        var volume = statvfs()
-        return statvfs(path, &volume) == 0 && UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20
+        return ((try? FileSystem.availableBytes(onVolumeOf: path)) ?? .max) < 1 << 20
     }
 
     /// The extract's replication timestamp from its header (`osmium fileinfo`), or "unknown";

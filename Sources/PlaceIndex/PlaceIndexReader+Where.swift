@@ -26,36 +26,31 @@ extension PlaceIndexReader {
         }
     }
 
-    /// Degrees of latitude and longitude that span at least `meters` around `point`.
-    static func box(_ point: Coordinate, meters: Double) -> [SQLiteDatabase.Value] {
-        let latitude = meters / 111_000
-        let longitude = meters / (111_000 * max(cos(point.latitudeDegrees * .pi / 180), 0.01))
-        return [
-            .real(point.latitudeDegrees - latitude), .real(point.latitudeDegrees + latitude),
-            .real(point.longitudeDegrees - longitude), .real(point.longitudeDegrees + longitude),
-        ]
-    }
-
     private func nearestAddress(_ point: Coordinate) throws(SQLiteError) -> WhereAnswer? {
+        // The places of the few id ranges that hold the box, addresses kept: a spatial key's
+        // cells are metres across, so the ranges hold the box's places and a few hundred others.
         let statement = try database.prepare(
             """
-            SELECT street, housenumber, lat, lon FROM places JOIN place_box USING (id)
-            WHERE housenumber IS NOT NULL AND street IS NOT NULL
-              AND max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
+            SELECT s.name, p.housenumber, p.lat, p.lon FROM places AS p JOIN streets AS s ON s.id = p.street
+            WHERE p.id BETWEEN ? AND ? AND p.housenumber IS NOT NULL
             """)
-        try statement.bind(Self.box(point, meters: Self.addressRadiusMeters))
         var best: WhereAnswer?
-        while try statement.step() {
-            let target = Coordinate(uncheckedLatitudeDegrees: statement.real(2), longitudeDegrees: statement.real(3))
-            let inverse = Geodesic.wgs84.inverse(from: point, to: target)
-            guard inverse.distanceMeters <= Self.addressRadiusMeters, inverse.distanceMeters < (best?.distanceMeters ?? .infinity)
-            else { continue }
-            let street = statement.text(0)
-            let number = statement.text(1)
-            best = WhereAnswer(
-                address: [street, number].compactMap { $0 }.joined(separator: " "), street: street, housenumber: number, place: nil,
-                distanceMeters: inverse.distanceMeters, bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), latitude: target.latitudeDegrees,
-                longitude: target.longitudeDegrees)
+        for range in Self.box(around: point, halfSideMeters: Self.addressRadiusMeters).ranges {
+            try statement.bind([.integer(range.lowerBound), .integer(range.upperBound)])
+            while try statement.step() {
+                let target = Coordinate(
+                    uncheckedLatitudeDegrees: Double(statement.integer(2)) * PlaceIndexSchema.degreesPerUnit,
+                    longitudeDegrees: Double(statement.integer(3)) * PlaceIndexSchema.degreesPerUnit)
+                let inverse = Geodesic.wgs84.inverse(from: point, to: target)
+                guard inverse.distanceMeters <= Self.addressRadiusMeters, inverse.distanceMeters < (best?.distanceMeters ?? .infinity)
+                else { continue }
+                let street = statement.text(0)
+                let number = statement.text(1)
+                best = WhereAnswer(
+                    address: [street, number].compactMap { $0 }.joined(separator: " "), street: street, housenumber: number, place: nil,
+                    distanceMeters: inverse.distanceMeters, bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees),
+                    latitude: target.latitudeDegrees, longitude: target.longitudeDegrees)
+            }
         }
         return best
     }
@@ -63,19 +58,20 @@ extension PlaceIndexReader {
     private func nearestStreet(_ point: Coordinate, radiusMeters: Double) throws(SQLiteError) -> WhereAnswer? {
         let statement = try database.prepare(
             """
-            SELECT street, lat1, lon1, lat2, lon2 FROM segments JOIN segment_box USING (id)
-            WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
+            SELECT s.name, g.lat1, g.lon1, g.lat2, g.lon2 FROM segment_box AS b CROSS JOIN segments AS g ON g.id = b.id
+            JOIN streets AS s ON s.id = g.street
+            WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ?
             """)
+        let degrees = { (column: Int32) in Double(statement.integer(column)) * PlaceIndexSchema.degreesPerUnit }
         // Nearest first within a small box, growing it only when nothing is there, up to the
         // whole radius.
         var meters = 100.0
         while true {
             let span = min(meters, radiusMeters)
-            try statement.bind(Self.box(point, meters: span))
+            try statement.bind(Self.box(around: point, halfSideMeters: span).units.map(SQLiteDatabase.Value.integer))
             var best: (street: String, point: Coordinate, inverse: GeodesicInverse)?
             while try statement.step() {
-                let nearest = Self.nearestPoint(
-                    on: (statement.real(1), statement.real(2)), (statement.real(3), statement.real(4)), to: point)
+                let nearest = Self.nearestPoint(on: (degrees(1), degrees(2)), (degrees(3), degrees(4)), to: point)
                 let inverse = Geodesic.wgs84.inverse(from: point, to: nearest)
                 if inverse.distanceMeters < (best?.inverse.distanceMeters ?? .infinity), inverse.distanceMeters <= radiusMeters {
                     best = (statement.text(0) ?? "", nearest, inverse)
@@ -94,19 +90,17 @@ extension PlaceIndexReader {
         }
     }
 
+    /// The nearest named town within ``townRadiusMeters``, from `town_box` (towns alone).
     private func nearestTown(_ point: Coordinate) throws(SQLiteError) -> String? {
         let statement = try database.prepare(
-            """
-            SELECT name, lat, lon FROM places JOIN place_box USING (id)
-            WHERE kind IN (\(Self.townKinds.map { "'\($0)'" }.joined(separator: ", "))) AND name IS NOT NULL
-              AND max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
-            """)
-        try statement.bind(Self.box(point, meters: Self.townRadiusMeters))
+            "SELECT name, min_lat, min_lon FROM town_box WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?")
+        try statement.bind(Self.box(around: point, halfSideMeters: Self.townRadiusMeters).units.map(SQLiteDatabase.Value.integer))
         var best: (name: String, meters: Double)?
         while try statement.step() {
-            let meters = Geodesic.wgs84.inverse(
-                from: point, to: Coordinate(uncheckedLatitudeDegrees: statement.real(1), longitudeDegrees: statement.real(2))
-            ).distanceMeters
+            let town = Coordinate(
+                uncheckedLatitudeDegrees: Double(statement.integer(1)) * PlaceIndexSchema.degreesPerUnit,
+                longitudeDegrees: Double(statement.integer(2)) * PlaceIndexSchema.degreesPerUnit)
+            let meters = Geodesic.wgs84.inverse(from: point, to: town).distanceMeters
             if meters <= Self.townRadiusMeters, meters < (best?.meters ?? .infinity) { best = (statement.text(0) ?? "", meters) }
         }
         return best?.name

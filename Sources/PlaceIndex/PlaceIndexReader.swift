@@ -15,14 +15,17 @@ public final class PlaceIndexReader: @unchecked Sendable {
     let lock = Mutex(())
     /// What the index holds.
     public let info: PlaceIndexInfo
-    /// The index's words, folded, as bytes, for typo matching: read once when opened.
-    private let vocabulary: [[UInt8]]
+    /// The index's words, for typo matching: read once when opened.
+    private let vocabulary: TypoVocabulary
+    /// Kind names by their rows in `kinds`.
+    let kinds: [Int64: String]
 
     /// An address farther than this is not "here": the street is said instead.
     public static let addressRadiusMeters = 40.0
     /// A town, village or quarter farther than this is not named.
     public static let townRadiusMeters = 5000.0
-    /// The most rows a word match looks at before ranking.
+    /// The most rows a word match looks at before ranking, in the whole map or in one id range
+    /// of a box.
     public static let maximumCandidates = 500
     /// The most results a search returns.
     public static let maximumResults = 50
@@ -48,6 +51,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
         info = Self.info(meta)
         do throws(SQLiteError) {
             vocabulary = try Self.vocabulary(database)
+            kinds = try Self.kinds(database)
         } catch {
             throw .unreadable(path: path, error)
         }
@@ -82,14 +86,27 @@ public final class PlaceIndexReader: @unchecked Sendable {
         return meta
     }
 
-    /// Every word of the index (fts5vocab), for typo matching.
-    private static func vocabulary(_ database: SQLiteDatabase) throws(SQLiteError) -> [[UInt8]] {
-        try database.execute("CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, 'place_words', 'row')")
-        let terms = try database.prepare("SELECT term FROM temp.vocabulary")
-        var vocabulary: [[UInt8]] = []
-        while try terms.step() { vocabulary.append(Array((terms.text(0) ?? "").utf8)) }
-        return vocabulary
+    /// Every word of names and streets (fts5vocab), for typo matching.
+    private static func vocabulary(_ database: SQLiteDatabase) throws(SQLiteError) -> TypoVocabulary {
+        var words: Set<[UInt8]> = []
+        for table in ["name_words", "street_words"] {
+            try database.execute("CREATE VIRTUAL TABLE temp.\(table)_vocabulary USING fts5vocab(main, '\(table)', 'row')")
+            let terms = try database.prepare("SELECT term FROM temp.\(table)_vocabulary")
+            while try terms.step() { words.insert(Array((terms.text(0) ?? "").utf8)) }
+        }
+        return TypoVocabulary(words.sorted { $0.lexicographicallyPrecedes($1) })
     }
+
+    /// The table of kinds, at most ``maximumKinds`` rows.
+    private static func kinds(_ database: SQLiteDatabase) throws(SQLiteError) -> [Int64: String] {
+        let rows = try database.prepare("SELECT id, kind FROM kinds LIMIT \(maximumKinds)")
+        var kinds: [Int64: String] = [:]
+        while try rows.step() { kinds[rows.integer(0)] = rows.text(1) }
+        return kinds
+    }
+
+    /// Kinds read from an index: ``PlaceKind`` names a few hundred.
+    static let maximumKinds = 4096
 
     // MARK: - Search
 
@@ -111,9 +128,9 @@ public final class PlaceIndexReader: @unchecked Sendable {
                 results = try category(kinds, near: reference, limit: limit)
             } else if words.count > 1, words.contains(where: { $0.first?.isNumber == true }) {
                 results = try address(words, town: townWords, near: reference)
-                if results.isEmpty { results = try names(words, near: reference) }
+                if results.isEmpty { results = try names(words, near: reference, limit: limit) }
             } else {
-                results = try names(words + townWords, near: reference)
+                results = try names(words + townWords, near: reference, limit: limit)
             }
             return Array(Self.distinct(results.sorted { ($0.score, -$0.distanceMeters) > ($1.score, -$1.distanceMeters) }).prefix(limit))
         } catch {
@@ -121,7 +138,12 @@ public final class PlaceIndexReader: @unchecked Sendable {
         }
     }
 
-    /// The half side of a category search's first box, metres.
+    /// A place's columns, with its street's name and town: what ``row(_:from:)`` reads.
+    static let placeColumns = """
+        p.id, p.name, p.kind, s.name, p.housenumber, s.city, p.lat, p.lon FROM places AS p LEFT JOIN streets AS s ON s.id = p.street
+        """
+
+    /// The half side of a search's first box, metres.
     static let firstBoxMeters = 250.0
 
     /// Places of these kinds, nearest first: the distance is all that ranks them.
@@ -134,26 +156,49 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// the last box (the kind is checked after the R*Tree's search): it grows with the
     /// neighbourhood the answer needs, not with the map. A kind the map lacks costs the whole
     /// table once the box is the world.
-    private func category(_ kinds: Set<String>, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
+    private func category(_ names: Set<String>, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
+        let codes = kinds.filter { names.contains($0.value) }.keys.sorted()
+        guard !codes.isEmpty else { return [] }
         let statement = try database.prepare(
-            """
-            SELECT p.id, p.name, p.kind, p.street, p.housenumber, p.city, p.lat, p.lon
-            FROM kind_box AS b CROSS JOIN places AS p ON p.id = b.id
-            WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ? AND b.kind IN (
-            """ + kinds.map { _ in "?" }.joined(separator: ", ") + ")")
-        var halfSide = Self.firstBoxMeters
-        while true {
-            let box = Self.box(around: reference, halfSideMeters: halfSide)
-            try statement.bind([.real(box.south), .real(box.north), .real(box.west), .real(box.east)] + kinds.sorted().map(SQLiteDatabase.Value.text))
-            var results: [SearchResult] = []
+            "SELECT \(Self.placeColumns) WHERE p.id IN "
+                + "(SELECT id FROM kind_box WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND kind IN ("
+                + codes.map { _ in "?" }.joined(separator: ", ") + "))")
+        var results: [SearchResult] = []
+        try grow(around: reference) { box throws(SQLiteError) in
+            try statement.bind(box.units.map(SQLiteDatabase.Value.integer) + codes.map(SQLiteDatabase.Value.integer))
+            results = []
             while try statement.step() {
                 var result = row(statement, from: reference)
                 result.score = 10 - Self.distancePenalty(result.distanceMeters, weight: 3)
                 results.append(result)
             }
-            let inside = results.filter { $0.distanceMeters <= halfSide }
-            if inside.count >= 2 * limit { return inside }
-            if box.isWorld { return results }
+            let inside = results.filter { $0.distanceMeters <= box.halfSideMeters }
+            guard inside.count >= 2 * limit else { return false }
+            results = inside
+            return true
+        }
+        return results
+    }
+
+    /// A box around a point, as ``box(around:halfSideMeters:)`` gives it.
+    struct Box {
+        var halfSideMeters: Double
+        var south, north, west, east: Double
+        var isWorld: Bool
+
+        /// South, north, west, east in the index's units, as the R*Trees' columns compare them.
+        var units: [Int64] { [south, north, west, east].map(PlaceIndexWriter.units) }
+        /// The row id ranges of ``SpatialKey`` that hold it.
+        var ranges: [ClosedRange<Int64>] { SpatialKey.ranges(south: south, north: north, west: west, east: east) }
+    }
+
+    /// Calls `body` with boxes around `reference`, from ``firstBoxMeters`` doubling, until it
+    /// says it has enough or the box holds the world.
+    private func grow(around reference: Coordinate, _ body: (Box) throws(SQLiteError) -> Bool) throws(SQLiteError) {
+        var halfSide = Self.firstBoxMeters
+        while true {
+            let box = Self.box(around: reference, halfSideMeters: halfSide)
+            if try body(box) || box.isWorld { return }
             halfSide *= 2
         }
     }
@@ -161,30 +206,46 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// A box around `centre` that holds the circle of `halfSideMeters` around it (degrees
     /// reckoned with the fewest metres a degree has: 110 km of latitude, and of longitude at
     /// the box's edge nearer the pole), clamped to the world.
-    static func box(around centre: Coordinate, halfSideMeters: Double) -> (south: Double, north: Double, west: Double, east: Double, isWorld: Bool) {
+    static func box(around centre: Coordinate, halfSideMeters: Double) -> Box {
         let latitudeDelta = halfSideMeters / 110_000
         let south = max(-90, centre.latitudeDegrees - latitudeDelta)
         let north = min(90, centre.latitudeDegrees + latitudeDelta)
         let polewards = max(abs(south), abs(north))
         let metresPerDegree = 111_320 * cos(polewards * .pi / 180)
         let longitudeDelta = polewards >= 89.9 ? 360 : halfSideMeters / metresPerDegree
-        guard longitudeDelta < 180 else { return (south, north, -180, 180, south <= -90 && north >= 90) }
+        let band = Box(halfSideMeters: halfSideMeters, south: south, north: north, west: -180, east: 180, isWorld: south <= -90 && north >= 90)
+        guard longitudeDelta < 180 else { return band }
         // A box across the antimeridian: the whole band of longitude, rather than two boxes.
         let west = centre.longitudeDegrees - longitudeDelta
         let east = centre.longitudeDegrees + longitudeDelta
-        if west < -180 || east > 180 { return (south, north, -180, 180, south <= -90 && north >= 90) }
-        return (south, north, west, east, false)
+        if west < -180 || east > 180 { return band }
+        return Box(halfSideMeters: halfSideMeters, south: south, north: north, west: west, east: east, isWorld: false)
     }
 
     /// Addresses whose street and number hold every word, in either order (`Landstrasse 12`,
     /// `12 Landstrasse`; the number may be `4-6` or `5b`, the street hold numbers of its own).
+    ///
+    /// The streets come from `street_words` (the words that are not numbers, the last a prefix,
+    /// any with its typos), the numbers from `places_address`: a seek a street and number.
     private func address(_ words: [String], town: [String], near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
-        // The town is not required (many addresses carry none); one that matches ranks higher.
-        let match = "address : (" + words.enumerated().map { index, word in
-            Self.alternatives(word, prefix: index == words.count - 1, typos: typos(word))
-        }.joined(separator: " AND ") + ")"
+        let streetWords = words.filter { $0.first?.isNumber != true }
+        guard !streetWords.isEmpty else { return [] }
+        // Numbers as typed: each word that starts with a digit, and runs of them joined as
+        // house numbers join them (`4-6`, `4/6`, `12 a`).
+        let numbers = words.filter { $0.first?.isNumber == true }
+        var housenumbers = Set(numbers)
+        for (a, b) in zip(words, words.dropFirst()) where a.first?.isNumber == true {
+            for joint in ["-", "/", " ", ""] { housenumbers.insert(a + joint + b) }
+        }
+        let match = Self.matchAll(streetWords, typos: typos)
+        let statement = try database.prepare(
+            "SELECT \(Self.placeColumns) WHERE p.street IN (SELECT rowid FROM street_words WHERE street_words MATCH ? LIMIT "
+                + "\(Self.maximumCandidates)) AND lower(p.housenumber) IN (" + housenumbers.map { _ in "?" }.joined(separator: ", ")
+                + ") AND p.housenumber IS NOT NULL")
+        try statement.bind([.text(match)] + housenumbers.sorted().map(SQLiteDatabase.Value.text))
         var results: [SearchResult] = []
-        for var result in try matches(match, near: reference) {
+        while try statement.step() {
+            var result = row(statement, from: reference)
             guard let housenumber = result.housenumber else { continue }
             let numberWords = TextFolding.words(housenumber)
             guard !numberWords.isEmpty, numberWords.allSatisfy(words.contains) else { continue }
@@ -198,12 +259,9 @@ public final class PlaceIndexReader: @unchecked Sendable {
     }
 
     /// Places whose names hold every word (the last as a prefix, any with its allowed typos).
-    private func names(_ words: [String], near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
-        let match = "names : (" + words.enumerated().map { index, word in
-            Self.alternatives(word, prefix: index == words.count - 1, typos: typos(word))
-        }.joined(separator: " AND ") + ")"
+    private func names(_ words: [String], near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
         let typed = words.joined(separator: " ")
-        return try matches(match, near: reference).map { candidate in
+        return try nameMatches(Self.matchAll(words, typos: typos), near: reference, limit: limit).map { candidate in
             var result = candidate
             let name = TextFolding.words(result.name ?? "")
             let full = name.joined(separator: " ")
@@ -226,33 +284,56 @@ public final class PlaceIndexReader: @unchecked Sendable {
         }
     }
 
-    /// The rows a full-text match finds, at most ``maximumCandidates``, with distance and
-    /// direction from `reference`.
-    private func matches(_ match: String, near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
-        let statement = try database.prepare(
-            """
-            SELECT id, name, kind, street, housenumber, city, lat, lon FROM places
-            WHERE id IN (SELECT rowid FROM place_words WHERE place_words MATCH ? LIMIT \(Self.maximumCandidates))
-            """)
-        try statement.bind([.text(match)])
+    /// The places a full-text match of names finds, with distance and direction from
+    /// `reference`: every one when there are at most ``maximumCandidates``; else the nearest,
+    /// from boxes that double around `reference` (each a few id ranges, at most
+    /// ``maximumCandidates`` a range) until the circle inside one holds twice `limit`. The work
+    /// is the match's list once, then its entries in the boxes: it grows with the answer's
+    /// neighbourhood, whatever the places' ids.
+    private func nameMatches(_ match: String, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
+        let place = try database.prepare("SELECT \(Self.placeColumns) WHERE p.id = ?")
+        let read = { (ids: [Int64]) throws(SQLiteError) -> [SearchResult] in
+            var results: [SearchResult] = []
+            for id in ids {
+                try place.bind([.integer(id)])
+                if try place.step() { results.append(self.row(place, from: reference)) }
+            }
+            return results
+        }
+        let all = try database.prepare("SELECT rowid FROM name_words WHERE name_words MATCH ? LIMIT \(Self.maximumCandidates + 1)")
+        try all.bind([.text(match)])
+        var ids: [Int64] = []
+        while try all.step() { ids.append(all.integer(0)) }
+        guard ids.count > Self.maximumCandidates else { return try read(ids) }
+        let inRange = try database.prepare(
+            "SELECT rowid FROM name_words WHERE name_words MATCH ? AND rowid BETWEEN ? AND ? LIMIT \(Self.maximumCandidates)")
         var results: [SearchResult] = []
-        while try statement.step() { results.append(row(statement, from: reference)) }
+        try grow(around: reference) { box throws(SQLiteError) in
+            ids = []
+            for range in box.ranges {
+                try inRange.bind([.text(match), .integer(range.lowerBound), .integer(range.upperBound)])
+                while try inRange.step() { ids.append(inRange.integer(0)) }
+            }
+            results = try read(ids)
+            return results.filter { $0.distanceMeters <= box.halfSideMeters }.count >= 2 * limit
+        }
         return results
     }
 
+    /// Columns read in ``placeColumns``' order.
     private func row(_ statement: SQLiteDatabase.Statement, from reference: Coordinate) -> SearchResult {
-        let latitude = statement.real(6)
-        let longitude = statement.real(7)
+        let latitude = Double(statement.integer(6)) * PlaceIndexSchema.degreesPerUnit
+        let longitude = Double(statement.integer(7)) * PlaceIndexSchema.degreesPerUnit
         let inverse = Geodesic.wgs84.inverse(
             from: reference, to: Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude))
         let street = statement.text(3)
         let number = statement.text(4)
-        let city = statement.text(5)
+        let city = statement.text(5).flatMap { $0.isEmpty ? nil : $0 }
         var address = [street, number].compactMap { $0 }.joined(separator: " ")
         if let city { address += address.isEmpty ? city : ", " + city }
         return SearchResult(
-            name: statement.text(1), kind: statement.text(2), address: address.isEmpty ? nil : address, housenumber: number,
-            latitude: latitude, longitude: longitude, distanceMeters: inverse.distanceMeters,
+            name: statement.text(1), kind: statement.isNull(2) ? nil : kinds[statement.integer(2)], address: address.isEmpty ? nil : address,
+            housenumber: number, latitude: latitude, longitude: longitude, distanceMeters: inverse.distanceMeters,
             bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0)
     }
 
@@ -261,11 +342,14 @@ public final class PlaceIndexReader: @unchecked Sendable {
     private func typos(_ word: String) -> [[UInt8]] {
         let bytes = Array(word.utf8)
         let allowed = bytes.count < 4 || word.first?.isNumber == true ? 0 : bytes.count < 8 ? 1 : 2
-        guard allowed > 0 else { return [] }
-        return vocabulary.filter { term in
-            abs(term.count - bytes.count) <= allowed && term != bytes
-                && EditDistance.between(term, bytes, limit: allowed) <= allowed
-        }.prefix(20).map { $0 }
+        return vocabulary.near(bytes, allowed: allowed)
+    }
+
+    /// Every word, the last as a prefix, each or one of its typos, in FTS5's query language.
+    private static func matchAll(_ words: [String], typos: (String) -> [[UInt8]]) -> String {
+        words.enumerated().map { index, word in
+            alternatives(word, prefix: index == words.count - 1, typos: typos(word))
+        }.joined(separator: " AND ")
     }
 
     /// `("word" OR "word"* OR "wrod")` in FTS5's query language.

@@ -100,6 +100,10 @@ public final class SQLiteDatabase {
             }
         }
 
+        /// Ends a read before its last row: an unfinished read holds its tables (a DROP waits for
+        /// none, it fails).
+        public func reset() { sqlite3_reset(statement) }
+
         /// Binds `values` and runs it to the end.
         public func run(_ values: [Value]) throws(SQLiteError) {
             try bind(values)
@@ -108,6 +112,8 @@ public final class SQLiteDatabase {
 
         public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        /// Whether a column is NULL (``integer(_:)`` reads NULL as 0).
+        public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
         /// A blob column's bytes (empty when NULL), at most `maximumBytes`: nil when larger.
         public func blob(_ column: Int32, maximumBytes: Int) -> [UInt8]? {
             let count = Int(sqlite3_column_bytes(statement, column))

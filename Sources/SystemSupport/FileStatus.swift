@@ -11,11 +11,14 @@ public struct FileStatus: Sendable {
     public var modificationSeconds: Double
     /// The user and group owning it.
     public var owner: (user: UInt32, group: UInt32)
+    /// Its size in bytes.
+    public var bytes: Int
 
     init(_ status: stat) {
         kind = FileSystem.Kind(mode: status.st_mode)
         inode = UInt64(status.st_ino)
         modificationSeconds = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
         owner = (status.st_uid, status.st_gid)
+        bytes = Int(status.st_size)
     }
 }

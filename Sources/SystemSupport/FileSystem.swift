@@ -135,6 +135,32 @@ public enum FileSystem {
         return names
     }
 
+    /// What a symbolic link points to, at most `PATH_MAX` bytes. Corresponds to `readlink(2)`
+    /// (which `/proc/PID/fd/N` answers with the open file's path).
+    /// - Throws: The `Errno` that `readlink` failed with, e.g. `EINVAL` for no link.
+    public static func linkTarget(of path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let count = readlink(path, &buffer, buffer.count)
+        guard count >= 0 else { throw Errno.current }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The absolute path of `path` with no link, `.` or `..` in it. Corresponds to `realpath(3)`.
+    /// - Throws: The `Errno` that `realpath` failed with, e.g. `ENOENT`.
+    public static func canonicalPath(_ path: String) throws(Errno) -> String {
+        guard let resolved = realpath(path, nil) else { throw Errno.current }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Bytes an unprivileged process may still write on the volume holding `path`.
+    /// Corresponds to `statvfs(3)`.
+    public static func availableBytes(onVolumeOf path: String) throws(Errno) -> UInt64 {
+        var volume = statvfs()
+        guard statvfs(path, &volume) == 0 else { throw Errno.current }
+        return UInt64(volume.f_bavail) * UInt64(volume.f_frsize)
+    }
+
     /// The user and group owning the file (or directory) at `path` (``status(of:)``).
     /// - Throws: The `Errno` that `stat` failed with, e.g. `ENOENT`.
     public static func owner(of path: String) throws(Errno) -> (user: UInt32, group: UInt32) {

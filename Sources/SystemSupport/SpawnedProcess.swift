@@ -61,12 +61,19 @@ public final class SpawnedProcess {
     /// Hands each line of the child's output to `body` (without its newline) until the output
     /// ends or `body` returns false. A line longer than `maximumLineBytes` is not handed on;
     /// the count of such lines is returned. Memory stays under `maximumLineBytes` plus a read.
-    public func forEachLine(maximumLineBytes: Int, _ body: (ArraySlice<UInt8>) -> Bool) -> (skippedLines: Int, readError: Errno?) {
+    /// `stopWhen` is asked every ``stopCheckMilliseconds`` while the child is silent (osmium
+    /// reads a big extract's relations for a minute before its first line): true ends it.
+    public func forEachLine(
+        maximumLineBytes: Int, stopWhen: () -> Bool = { false }, _ body: (ArraySlice<UInt8>) -> Bool
+    ) -> (skippedLines: Int, readError: Errno?) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         var skipping = false
         var skipped = 0
         while true {
+            while case .success(false) = SocketCall.wait(output.rawValue, for: Int16(POLLIN), milliseconds: Self.stopCheckMilliseconds) {
+                if stopWhen() { return (skipped, nil) }
+            }
             let result = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try output.read(into: raw) } }
             let read: Int
             switch result {
@@ -99,6 +106,9 @@ public final class SpawnedProcess {
             }
         }
     }
+
+    /// How often ``forEachLine(maximumLineBytes:stopWhen:_:)`` asks whether to stop, at most.
+    public static let stopCheckMilliseconds: Int32 = 250
 
     /// Waits for the child: its exit status, or 128 + the signal that ended it.
     public func wait() -> Int32 {

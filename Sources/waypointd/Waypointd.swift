@@ -37,6 +37,7 @@ enum Waypointd {
     static func signalsTaken(by command: String?) -> [Int32] {
         switch command {
         case "motor-test": MotorCommands.signalsTaken
+        case "map": MapCommand.signalsTaken
         case let first where first == nil || first!.hasPrefix("--"): WaypointDaemon.signalsTaken
         default: []
         }

@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 # The socket client and the figures' helpers are places.py's, beside this file.
@@ -60,6 +61,39 @@ def city(places, cache):
         return pbf, json.load(file)
 
 
+def tree_rss_kb(root):
+    """The resident memory of `root` and every process under it, and the anonymous part of it
+    (kB): osmium's node index is a file it maps, whose pages the kernel can take back."""
+    total = anon = 0
+    pids, seen = [root], set()
+    while pids:
+        pid = pids.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/status") as file:
+                for line in file:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                    elif line.startswith("RssAnon:"):
+                        anon += int(line.split()[1])
+            with open(f"/proc/{pid}/task/{pid}/children") as file:
+                pids += [int(child) for child in file.read().split()]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total, anon
+
+
+def sample_tree(process, peak):
+    """Keeps the highest sums of tree_rss_kb while `process` runs, every 20 ms."""
+    while process.poll() is None:
+        total, anon = tree_rss_kb(process.pid)
+        peak["rss"] = max(peak["rss"], total)
+        peak["anon"] = max(peak["anon"], anon)
+        time.sleep(0.02)
+
+
 def imported(waypointd, pbf, cache):
     """The index and its import's figures, again whenever waypointd changed."""
     stamp = os.stat(waypointd)
@@ -74,13 +108,18 @@ def imported(waypointd, pbf, cache):
     shutil.rmtree(state, ignore_errors=True)
     os.makedirs(state)
     started = time.monotonic()
-    run = subprocess.run(["/usr/bin/time", "-f", "%M", waypointd, "map", "import", pbf, "--state-dir", state],
-                         capture_output=True, text=True)
+    process = subprocess.Popen([waypointd, "map", "import", pbf, "--state-dir", state], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    peak = {"rss": 0, "anon": 0}
+    sampler = threading.Thread(target=sample_tree, args=(process, peak), daemon=True)
+    sampler.start()
+    stdout, stderr = process.communicate()
     seconds = time.monotonic() - started
-    if run.returncode != 0:
-        sys.exit(f"city.py: the import failed: {run.stderr.strip()[-500:]}")
-    figures = {"waypointd": key, "seconds": seconds, "peak_kb": int(run.stderr.strip().splitlines()[-1]),
-               "bytes": os.path.getsize(os.path.join(state, "places.sqlite")), "summary": run.stdout}
+    sampler.join()
+    if process.returncode != 0:
+        sys.exit(f"city.py: the import failed: {stderr.strip()[-500:]}")
+    figures = {"waypointd": key, "seconds": seconds, "peak_kb": peak["rss"], "peak_anon_kb": peak["anon"],
+               "bytes": os.path.getsize(os.path.join(state, "places.sqlite")), "summary": stdout}
     with open(figures_path, "w") as file:
         json.dump(figures, file)
     return state, figures
@@ -114,7 +153,9 @@ def main():
     rows = [
         ("city.places", places, f"({data['city']['buildings']} addressed buildings, a {data['city']['side_m'] / 1000:.1f} km square)"),
         ("city.import.seconds", f"{figures['seconds']:.0f}", f"s (aim <= 180: {'ok' if figures['seconds'] <= 180 else 'OVER AIM'})"),
-        ("city.import.peak_rss", figures["peak_kb"], f"kB (aim <= 131072: {'ok' if figures['peak_kb'] <= 131072 else 'OVER AIM'})"),
+        ("city.import.peak_rss", figures["peak_kb"],
+         f"kB, waypointd and osmium together ({figures['peak_anon_kb']} kB of it anonymous; aim <= 131072: "
+         f"{'ok' if figures['peak_kb'] <= 131072 else 'OVER AIM'})"),
         ("city.index.bytes_per_place", f"{figures['bytes'] / places:.0f}",
          f"bytes ({figures['bytes'] // 1048576} MiB; aim <= 120: {'ok' if figures['bytes'] / places <= 120 else 'OVER AIM'})"),
     ]
