@@ -18,7 +18,11 @@ extension PlaceIndexReader {
         do throws(SQLiteError) {
             let town = try nearestTown(point)
             if let address = try nearestAddress(point) { return WhereAnswer(place: town, address) }
-            guard var street = try nearestStreet(point, radiusMeters: streetRadiusMeters) else { return nil }
+            // A tunnel only when nothing on or above the ground is near: a walker is on the
+            // surface, and a street under the rock is no help finding the way (issue 40).
+            var street = try nearestStreet(point, radiusMeters: streetRadiusMeters, lowestLevel: 0)
+            if street == nil { street = try nearestStreet(point, radiusMeters: streetRadiusMeters, lowestLevel: .min) }
+            guard var street else { return nil }
             street.place = town
             return street
         } catch {
@@ -55,12 +59,14 @@ extension PlaceIndexReader {
         return best
     }
 
-    private func nearestStreet(_ point: Coordinate, radiusMeters: Double) throws(SQLiteError) -> WhereAnswer? {
+    /// The nearest segment of a named street at `lowestLevel` or above (``MapFeature/level``):
+    /// a bridge is answered when it is nearer than anything on the ground.
+    private func nearestStreet(_ point: Coordinate, radiusMeters: Double, lowestLevel: Int64) throws(SQLiteError) -> WhereAnswer? {
         let statement = try database.prepare(
             """
             SELECT s.name, g.lat1, g.lon1, g.lat2, g.lon2 FROM segment_box AS b CROSS JOIN segments AS g ON g.id = b.id
             JOIN streets AS s ON s.id = g.street
-            WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ?
+            WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ? AND g.level >= ?
             """)
         let degrees = { (column: Int32) in Double(statement.integer(column)) * PlaceIndexSchema.degreesPerUnit }
         // Nearest first within a small box, growing it only when nothing is there, up to the
@@ -68,7 +74,7 @@ extension PlaceIndexReader {
         var meters = 100.0
         while true {
             let span = min(meters, radiusMeters)
-            try statement.bind(Self.box(around: point, halfSideMeters: span).units.map(SQLiteDatabase.Value.integer))
+            try statement.bind(Self.box(around: point, halfSideMeters: span).units.map(SQLiteDatabase.Value.integer) + [.integer(lowestLevel)])
             var best: (street: String, point: Coordinate, inverse: GeodesicInverse)?
             while try statement.step() {
                 let nearest = Self.nearestPoint(on: (degrees(1), degrees(2)), (degrees(3), degrees(4)), to: point)

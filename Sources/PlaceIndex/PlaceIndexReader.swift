@@ -140,7 +140,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
 
     /// A place's columns, with its street's name and town: what ``row(_:from:)`` reads.
     static let placeColumns = """
-        p.id, p.name, p.kind, s.name, p.housenumber, s.city, p.lat, p.lon FROM places AS p LEFT JOIN streets AS s ON s.id = p.street
+        p.id, p.name, p.kind, s.name, p.housenumber, s.city, p.lat, p.lon, p.area FROM places AS p LEFT JOIN streets AS s ON s.id = p.street
         """
 
     /// The half side of a search's first box, metres.
@@ -334,7 +334,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
         return SearchResult(
             name: statement.text(1), kind: statement.isNull(2) ? nil : kinds[statement.integer(2)], address: address.isEmpty ? nil : address,
             housenumber: number, latitude: latitude, longitude: longitude, distanceMeters: inverse.distanceMeters,
-            bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0)
+            bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0, isArea: statement.integer(8) != 0)
     }
 
     /// Index words within the typos a word of its length allows: none under 4 letters, one up
@@ -365,13 +365,33 @@ public final class PlaceIndexReader: @unchecked Sendable {
         weight * log2(1 + meters / 100) / 10
     }
 
-    /// One result per place: a street split into several ways is one street, the nearest.
+    /// Kinds drawn as lines, whose ways share a name for one street: a street split into
+    /// ways at every crossing is one result, the nearest.
+    static let lineKinds: Set<String> = ["street", "footway", "path", "steps", "cycleway", "track", "motorway"]
+    /// How near two ways of one street are taken as one (half a kilometre).
+    static let sameStreetDegrees = 0.005
+    /// How near a node and an area with the same name and kind are taken as one object (a shop
+    /// drawn both as a point and as its building, a park and its name's node): the area's
+    /// point is one inside it, not where the node is.
+    static let sameObjectMeters = 150.0
+
+    /// One result per object: the ways of one street, and a named node and an area of the same
+    /// name and kind (within ``sameObjectMeters``). Never two nodes, never by name alone, never
+    /// an unnamed place: each unnamed ATM is one, and so is each of two stops of one name on
+    /// the two sides of a street (issue 40).
     private static func distinct(_ results: [SearchResult]) -> [SearchResult] {
         var kept: [SearchResult] = []
         for result in results
-        where !kept.contains(where: {
-            $0.name == result.name && $0.kind == result.kind && $0.address == result.address
-                && abs($0.latitude - result.latitude) < 0.005 && abs($0.longitude - result.longitude) < 0.005
+        where !kept.contains(where: { other in
+            guard let name = result.name, other.name == name, other.kind == result.kind else { return false }
+            if let kind = result.kind, lineKinds.contains(kind) {
+                return abs(other.latitude - result.latitude) < sameStreetDegrees && abs(other.longitude - result.longitude) < sameStreetDegrees
+            }
+            return other.isArea != result.isArea
+                && Geodesic.wgs84.inverse(
+                    from: Coordinate(uncheckedLatitudeDegrees: other.latitude, longitudeDegrees: other.longitude),
+                    to: Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude)
+                ).distanceMeters < sameObjectMeters
         }) {
             kept.append(result)
         }

@@ -41,15 +41,15 @@ public final class PlaceIndexWriter {
             PRAGMA cache_size = \(Self.cachePages);
             PRAGMA temp.cache_size = \(Self.cachePages);
             CREATE TEMP TABLE staging(cell INTEGER NOT NULL, name TEXT, names TEXT, kind INTEGER, street INTEGER, housenumber TEXT,
-                lat INTEGER NOT NULL, lon INTEGER NOT NULL);
+                lat INTEGER NOT NULL, lon INTEGER NOT NULL, area INTEGER NOT NULL);
             BEGIN
             """)
         stage = try database.prepare(
-            "INSERT INTO staging(cell, name, names, kind, street, housenumber, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO staging(cell, name, names, kind, street, housenumber, lat, lon, area) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         findStreet = try database.prepare("SELECT id FROM streets WHERE name = ? AND city = ?")
         insertStreet = try database.prepare("INSERT INTO streets(name, city) VALUES (?, ?)")
         insertStreetWords = try database.prepare("INSERT INTO street_words(rowid, name, city) VALUES (?, ?, ?)")
-        insertSegment = try database.prepare("INSERT INTO segments(street, lat1, lon1, lat2, lon2) VALUES (?, ?, ?, ?, ?)")
+        insertSegment = try database.prepare("INSERT INTO segments(street, lat1, lon1, lat2, lon2, level) VALUES (?, ?, ?, ?, ?, ?)")
         insertSegmentBox = try database.prepare("INSERT INTO segment_box VALUES (?, ?, ?, ?, ?)")
     }
 
@@ -68,14 +68,14 @@ public final class PlaceIndexWriter {
             .integer(SpatialKey(latitude: feature.latitude, longitude: feature.longitude).cell), text(feature.names.first),
             text(names?.isEmpty == false ? names : nil), kind.map(SQLiteDatabase.Value.integer) ?? .null,
             street.map(SQLiteDatabase.Value.integer) ?? .null, text(feature.housenumber), .integer(Self.units(feature.latitude)),
-            .integer(Self.units(feature.longitude)),
+            .integer(Self.units(feature.longitude)), .integer(feature.isArea ? 1 : 0),
         ])
         stagedCount += 1
         guard let name = feature.names.first, feature.line.count > 1 else { return }
         let id = try streetID(name, city: feature.city)
         for (a, b) in zip(feature.line, feature.line.dropFirst()) {
             let (lat1, lon1, lat2, lon2) = (Self.units(a.latitude), Self.units(a.longitude), Self.units(b.latitude), Self.units(b.longitude))
-            try insertSegment.run([.integer(id), .integer(lat1), .integer(lon1), .integer(lat2), .integer(lon2)])
+            try insertSegment.run([.integer(id), .integer(lat1), .integer(lon1), .integer(lat2), .integer(lon2), .integer(Int64(feature.level))])
             try insertSegmentBox.run([
                 .integer(database.lastInsertedRow), .integer(min(lat1, lat2)), .integer(max(lat1, lat2)), .integer(min(lon1, lon2)),
                 .integer(max(lon1, lon2)),
@@ -116,7 +116,7 @@ public final class PlaceIndexWriter {
         -> Bool
     {
         let insertPlace = try database.prepare(
-            "INSERT INTO places(id, name, kind, street, housenumber, lat, lon) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO places(id, name, kind, street, housenumber, lat, lon, area) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         let insertWords = try database.prepare("INSERT INTO name_words(rowid, names) VALUES (?, ?)")
         let insertKindBox = try database.prepare("INSERT INTO kind_box VALUES (?, ?, ?, ?, ?, ?)")
         let insertTownBox = try database.prepare("INSERT INTO town_box VALUES (?, ?, ?, ?, ?, ?)")
@@ -124,7 +124,8 @@ public final class PlaceIndexWriter {
         // places with a kind are buildings no one asks for by it.
         let asked = Set(kinds.filter { PlaceKind.isAskedFor($0.key) }.values)
         let towns = Set(kinds.filter { PlaceIndexReader.townKinds.contains($0.key) }.values)
-        let staged = try database.prepare("SELECT cell, name, names, kind, street, housenumber, lat, lon FROM staging ORDER BY cell, rowid")
+        let staged = try database.prepare(
+            "SELECT cell, name, names, kind, street, housenumber, lat, lon, area FROM staging ORDER BY cell, rowid")
         var cell: Int64 = -1
         var sequence = 0
         var done = 0
@@ -149,7 +150,7 @@ public final class PlaceIndexWriter {
             try insertPlace.run([
                 .integer(id), name.map(SQLiteDatabase.Value.text) ?? .null, kind.map(SQLiteDatabase.Value.integer) ?? .null,
                 staged.isNull(4) ? .null : .integer(staged.integer(4)), housenumber.map(SQLiteDatabase.Value.text) ?? .null,
-                .integer(lat), .integer(lon),
+                .integer(lat), .integer(lon), .integer(staged.integer(8)),
             ])
             if let names = staged.text(2) { try insertWords.run([.integer(id), .text(names)]) }
             if let kind, asked.contains(kind) {

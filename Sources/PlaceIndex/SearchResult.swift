@@ -14,4 +14,6 @@ public struct SearchResult: Sendable, Equatable {
     public var bearingDegrees: Double
     /// How well it matched, higher first (for tests and ordering; not shown).
     public var score: Double
+    /// Whether the map draws it as an area (``MapFeature/isArea``).
+    public var isArea = false
 }

@@ -17,11 +17,17 @@ public struct MapFeature: Sendable, Equatable {
     public var longitude: Double
     /// A named street's line, latitude and longitude pairs; empty for everything else.
     public var line: [(latitude: Double, longitude: Double)]
+    /// Whether it is drawn as an area (a building, a park), its point one inside it: a node of
+    /// the same name and kind near it is the same object drawn twice (a shop and its building).
+    public var isArea = false
+    /// A street's level: below 0 under the ground (`tunnel=*`, `layer<0`,
+    /// `location=underground`), above 0 in the air (`bridge=*`, `layer>0`), else 0.
+    public var level = 0
 
     public static func == (a: MapFeature, b: MapFeature) -> Bool {
         a.names == b.names && a.kind == b.kind && a.street == b.street && a.housenumber == b.housenumber && a.city == b.city
             && a.latitude == b.latitude && a.longitude == b.longitude && a.line.map(\.latitude) == b.line.map(\.latitude)
-            && a.line.map(\.longitude) == b.line.map(\.longitude)
+            && a.line.map(\.longitude) == b.line.map(\.longitude) && a.isArea == b.isArea && a.level == b.level
     }
 
     /// A named place at a point, for tests and tools.
@@ -79,11 +85,16 @@ public struct MapFeature: Sendable, Equatable {
         case "LineString":
             let positions = coordinates.array?.compactMap(Self.position) ?? []
             point = RepresentativePoint.alongLine(positions)
-            if tags["highway"] != nil, !names.isEmpty { line = Self.thinned(positions).map { ($0.latitude, $0.longitude) } }
+            if tags["highway"] != nil, !names.isEmpty {
+                line = Self.thinned(positions).map { ($0.latitude, $0.longitude) }
+                level = Self.level(tags)
+            }
         case "Polygon":
             point = RepresentativePoint.insidePolygon(Self.rings(coordinates))
+            isArea = true
         case "MultiPolygon":
             point = RepresentativePoint.insideMultiPolygon(coordinates.array?.map(Self.rings) ?? [])
+            isArea = true
         default:
             point = nil
         }
@@ -91,6 +102,14 @@ public struct MapFeature: Sendable, Equatable {
         else { return nil }
         latitude = point.latitude
         longitude = point.longitude
+    }
+
+    /// Under, on or above the ground, from the tags that say (see ``level``).
+    static func level(_ tags: [String: String]) -> Int {
+        let layer = tags["layer"].flatMap { Int($0) } ?? 0
+        if tags["tunnel"].map({ $0 != "no" }) == true || tags["location"] == "underground" || layer < 0 { return -1 }
+        if tags["bridge"].map({ $0 != "no" }) == true || layer > 0 { return 1 }
+        return 0
     }
 
     private static func position(_ value: JSONValue) -> RepresentativePoint.Position? {

@@ -7,9 +7,10 @@ find, as one JSON object:
              kind tag if any
   addresses: [{"street", "number", "lat", "lon", "way"}] addresses of nodes, and of ways (a
              building) at the mean of their nodes with "way": true
-  streets:   [[name, lat1, lon1, lat2, lon2], ...]       segments of named highways
-  kinds:     [{"tag", "lat", "lon"}]                    every node and way (named or not) with one of
-             CATEGORY_TAGS, for "the nearest bakery"
+  streets:   [[name, lat1, lon1, lat2, lon2, under], ...] segments of named highways; under: a tunnel,
+             a layer below 0 or location=underground
+  kinds:     [{"tag", "lat", "lon", "way"}]             every node and way (named or not) with one of
+             CATEGORY_TAGS, for "the nearest bakery" and "every bakery near"
 usage: oracle.py FILE.osm.pbf
 """
 import json
@@ -31,11 +32,11 @@ class Reader(osmium.SimpleHandler):
         super().__init__()
         self.places, self.addresses, self.streets, self.kinds = [], [], [], []
 
-    def category(self, tags, lat, lon):
+    def category(self, tags, lat, lon, way):
         for tag in CATEGORY_TAGS:
             key, value = tag.split("=")
             if tags.get(key) == value:
-                self.kinds.append({"tag": tag, "lat": lat, "lon": lon})
+                self.kinds.append({"tag": tag, "lat": lat, "lon": lon, "way": way})
 
     def kind(self, tags):
         for key in KIND_KEYS:
@@ -47,7 +48,7 @@ class Reader(osmium.SimpleHandler):
         if not n.location.valid():
             return
         tags = n.tags
-        self.category(tags, n.location.lat, n.location.lon)
+        self.category(tags, n.location.lat, n.location.lon, False)
         if "name" in tags:
             key, value = self.kind(tags)
             self.places.append({"name": tags["name"], "lat": n.location.lat, "lon": n.location.lon, "key": key, "value": value})
@@ -65,7 +66,7 @@ class Reader(osmium.SimpleHandler):
                                    "lat": sum(p[0] for p in points) / len(points),
                                    "lon": sum(p[1] for p in points) / len(points), "way": True})
         if len(points) >= 2:
-            self.category(tags, sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+            self.category(tags, sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points), True)
         # A way clipped by the extract to a single node has no line: osmium's export (and so the
         # index) leaves it out; so does the oracle.
         if "name" in tags and len(points) >= 2:
@@ -76,8 +77,10 @@ class Reader(osmium.SimpleHandler):
             # Streets: not areas (a square, a service area), not the highway values that are no way.
             if "highway" in tags and tags.get("area") != "yes" and tags["highway"] not in (
                     "services", "rest_area", "platform", "bus_stop", "elevator"):
+                under = (tags.get("tunnel", "no") != "no" or tags.get("location") == "underground"
+                         or tags.get("layer", "0").lstrip("-").isdigit() and int(tags.get("layer", "0")) < 0)
                 for a, b in zip(points, points[1:]):
-                    self.streets.append([tags["name"], a[0], a[1], b[0], b[1]])
+                    self.streets.append([tags["name"], a[0], a[1], b[0], b[1], under])
 
 
 reader = Reader()
