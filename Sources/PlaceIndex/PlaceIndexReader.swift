@@ -124,11 +124,21 @@ public final class PlaceIndexReader: @unchecked Sendable {
         guard !words.isEmpty else { return [] }
         do throws(SQLiteError) {
             var results: [SearchResult]
-            if let kinds = PlaceKind.queries[words.joined(separator: " ")] {
+            if let kinds = PlaceKind.category(words.joined(separator: " ")) {
                 results = try category(kinds, near: reference, limit: limit)
+                // A place named exactly so ("Office du Tourisme", "Info") is asked for too, a
+                // doubling of distance ahead of its neighbours.
+                let typed = words.joined(separator: " ")
+                for var named in try names(words, near: reference, limit: limit) where TextFolding.folded(named.name ?? "") == typed
+                    && !results.contains(where: { $0.latitude == named.latitude && $0.longitude == named.longitude }) {
+                    named.score = 10.3 - Self.distancePenalty(named.distanceMeters, weight: 3)
+                    results.append(named)
+                }
             } else if words.count > 1, words.contains(where: { $0.first?.isNumber == true }) {
                 results = try address(words, town: townWords, near: reference)
+                // A name with a number in it (`Route 66`), else the street without its number.
                 if results.isEmpty { results = try names(words, near: reference, limit: limit) }
+                if results.isEmpty { results = try streetWithoutNumber(words, near: reference, limit: limit) }
             } else {
                 results = try names(words + townWords, near: reference, limit: limit)
             }
@@ -258,6 +268,38 @@ public final class PlaceIndexReader: @unchecked Sendable {
         return results
     }
 
+    /// The most addresses of a street read for the numbers nearest one the map lacks.
+    static let maximumStreetAddresses = 2000
+
+    /// An address whose number the map lacks (`Boulevard des Moulins 20`): the street, then the
+    /// three numbers on it nearest the one typed (issue 40: it found nothing, while the street
+    /// alone was 197 m away).
+    private func streetWithoutNumber(_ words: [String], near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
+        let streetWords = words.filter { $0.first?.isNumber != true }
+        // The last number typed is the house's (`Quai Antoine 1er 3`).
+        guard !streetWords.isEmpty, let typed = words.reversed().lazy.compactMap(Self.leadingNumber).first else { return [] }
+        var results = try names(streetWords, near: reference, limit: limit).filter { $0.kind.map(Self.lineKinds.contains) == true }
+        guard !results.isEmpty else { return [] }
+        for index in results.indices { results[index].score += 30 }
+        let statement = try database.prepare(
+            "SELECT \(Self.placeColumns) WHERE p.street IN (SELECT rowid FROM street_words WHERE street_words MATCH ? LIMIT "
+                + "\(Self.maximumCandidates)) AND p.housenumber IS NOT NULL LIMIT \(Self.maximumStreetAddresses)")
+        try statement.bind([.text(Self.matchAll(streetWords, typos: typos))])
+        var numbers: [SearchResult] = []
+        while try statement.step() {
+            var result = row(statement, from: reference)
+            guard let number = result.housenumber.flatMap(Self.leadingNumber) else { continue }
+            result.score = 20 - Double(abs(number - typed)) / 1000 - Self.distancePenalty(result.distanceMeters, weight: 0.01)
+            numbers.append(result)
+        }
+        return results + numbers.sorted { $0.score > $1.score }.prefix(3)
+    }
+
+    /// The number a house number starts with (`12` of `12b`, `4` of `4-6`).
+    static func leadingNumber(_ text: String) -> Int? {
+        Int(String(text.prefix { $0.isASCII && $0.isNumber }.prefix(9)))
+    }
+
     /// Places whose names hold every word (the last as a prefix, any with its allowed typos).
     private func names(_ words: [String], near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
         let typed = words.joined(separator: " ")
@@ -279,7 +321,11 @@ public final class PlaceIndexReader: @unchecked Sendable {
                 let shared = words.filter { word in name.contains { $0.hasPrefix(word) } }.count
                 quality = 1 + 0.5 * Double(shared) / Double(words.count)
             }
-            result.score = quality * 2 - Self.distancePenalty(result.distanceMeters, weight: 1)
+            // A word that is the place's kind, or a typo of it, weighs in: "casino" asks for the
+            // casino before a shop named Casino (issue 40).
+            let kindWords = TextFolding.words(result.kind ?? "")
+            let kindMatches = words.contains { word in kindWords.contains { Self.isTypo(word, of: $0) } }
+            result.score = (quality + (kindMatches ? 1.5 : 0)) * 2 - Self.distancePenalty(result.distanceMeters, weight: 1)
             return result
         }
     }
@@ -337,12 +383,23 @@ public final class PlaceIndexReader: @unchecked Sendable {
             bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0, isArea: statement.integer(8) != 0)
     }
 
-    /// Index words within the typos a word of its length allows: none under 4 letters, one up
-    /// to 7, two from 8 (the rule of Organic Maps' search), none in numbers.
+    /// Whether `word` is `term`, or within the typos a word of its length allows (``typos(_:)``).
+    static func isTypo(_ word: String, of term: String) -> Bool {
+        if word == term { return true }
+        let allowed = allowedTypos(word)
+        return allowed > 0 && EditDistance.between(Array(word.utf8), Array(term.utf8), limit: allowed) <= allowed
+    }
+
+    /// None under 4 letters, one up to 7, two from 8 (the rule of Organic Maps' search), none
+    /// in numbers.
+    static func allowedTypos(_ word: String) -> Int {
+        let count = word.utf8.count
+        return count < 4 || word.first?.isNumber == true ? 0 : count < 8 ? 1 : 2
+    }
+
+    /// Index words within the typos a word of its length allows (``allowedTypos(_:)``).
     private func typos(_ word: String) -> [[UInt8]] {
-        let bytes = Array(word.utf8)
-        let allowed = bytes.count < 4 || word.first?.isNumber == true ? 0 : bytes.count < 8 ? 1 : 2
-        return vocabulary.near(bytes, allowed: allowed)
+        vocabulary.near(Array(word.utf8), allowed: Self.allowedTypos(word))
     }
 
     /// Every word, the last as a prefix, each or one of its typos, in FTS5's query language.

@@ -29,6 +29,11 @@ public enum PlaceKind {
             if key == "amenity", value == "place_of_worship" {
                 return tags["religion"] == "christian" ? "church" : tags["religion"] == "muslim" ? "mosque" : "place of worship"
             }
+            if key == "tourism", value == "information" { return tags["information"] == "office" ? "tourist office" : "information" }
+            // One plain name a kind (issue 40: "bus stop" and "stop" read as two things).
+            if key == "public_transport", value == "platform" || value == "stop_position" {
+                return tags["bus"] == "yes" || tags["trolleybus"] == "yes" ? "bus stop" : tags["tram"] == "yes" ? "tram stop" : "stop"
+            }
             if let name = names["\(key)=\(value)"] { return name }
             if value == "yes" { return key.replacingUnderscores }
             if key == "shop" { return value.replacingUnderscores + (["bakery", "supermarket", "butcher", "florist"].contains(value) ? "" : " shop") }
@@ -37,21 +42,28 @@ public enum PlaceKind {
         return nil
     }
 
-    /// The kinds a typed word asks for, folded (`cafe`, `bus stop`); more than one kind may
-    /// answer (`church` asks for churches, `station` for train and bus stations).
-    public static let queries: [String: Set<String>] = [
-        "restaurant": ["restaurant"], "restaurants": ["restaurant"], "cafe": ["cafe"], "cafes": ["cafe"], "coffee": ["cafe"],
-        "bakery": ["bakery"], "bakeries": ["bakery"], "pharmacy": ["pharmacy"], "chemist": ["pharmacy", "chemist shop"],
-        "supermarket": ["supermarket"], "grocery": ["supermarket", "convenience shop"], "bus stop": ["bus stop", "stop"],
-        "atm": ["atm"], "cash": ["atm"], "bank": ["bank"], "post office": ["post office"],
-        "toilets": ["toilets"], "toilet": ["toilets"], "wc": ["toilets"], "hotel": ["hotel"], "hotels": ["hotel"],
-        "school": ["school"], "church": ["church"], "mosque": ["mosque"], "parking": ["parking"], "fuel": ["fuel"],
-        "petrol": ["fuel"], "gas station": ["fuel"], "bar": ["bar", "pub"], "pub": ["pub", "bar"], "fast food": ["fast food"],
-        "hospital": ["hospital"], "doctor": ["doctors", "clinic"], "police": ["police"], "library": ["library"],
-        "museum": ["museum"], "park": ["park"], "station": ["station"], "train station": ["station"],
-        "drinking water": ["drinking water"], "water": ["drinking water"], "bench": ["bench"], "playground": ["playground"],
-        "taxi": ["taxi"], "bicycle parking": ["bicycle parking"], "ice cream": ["ice cream"],
-    ]
+    /// The kinds a typed word asks for, folded (`cafe`, `bus stop`, `pharmacie`); more than one
+    /// kind may answer (`church` asks for churches, `station` for train and bus stations). From
+    /// ``CategoryWords``' table, in five languages.
+    public static let queries: [String: Set<String>] = CategoryWords.kinds
+
+    /// The fewest letters typed that ask for a category by a word's beginning (`boulang`).
+    public static let minimumPrefixBytes = 4
+
+    /// The kinds typed words (folded, joined by spaces) ask for: a word of the table, or the
+    /// beginning of one, ``minimumPrefixBytes`` or more, that all the table's words it begins
+    /// ask for the same kinds by (`pharm`, `boulang`; not `banc`, which begins a bank in
+    /// Italian and a bench in French).
+    public static func category(_ typed: String) -> Set<String>? {
+        if let kinds = queries[typed] { return kinds }
+        guard typed.utf8.count >= minimumPrefixBytes else { return nil }
+        var found: Set<String>?
+        for (word, kinds) in queries where word.hasPrefix(typed) {
+            if let found, found != kinds { return nil }
+            found = kinds
+        }
+        return found
+    }
 }
 
 extension PlaceKind {
@@ -66,7 +78,7 @@ extension PlaceKind {
     /// church or a mosque). The import reads a line only if it holds one of them, or a name or
     /// an address (`MapImport.keptKeys`).
     package static let askedTagValues: Set<String> = {
-        var values: Set<String> = ["place_of_worship"]
+        var values: Set<String> = ["place_of_worship", "information"]
         for kind in askedKinds {
             values.insert(kind.replacingSpaces)
             if kind.hasSuffix(" shop") { values.insert(String(kind.dropLast(" shop".count)).replacingSpaces) }

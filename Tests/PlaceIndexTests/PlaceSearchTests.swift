@@ -256,6 +256,39 @@ struct PlaceSearchTests {
         #expect(missing.isEmpty, "\(name): \(missing.count) of \(checked) not listed: \(missing.prefix(10))")
     }
 
+    /// Issue 40's cases, as a walker met them in Monaco, from near the Casino.
+    @Test("the words people type, in Monaco: pharmacie, boulang, bus, beach, tourist office, casino, casinno, an address the map lacks")
+    func wordsPeopleType() throws {
+        let extract = try Self.extract("monaco")
+        let here = Coordinate(uncheckedLatitudeDegrees: 43.7384, longitudeDegrees: 7.4246)
+        let first = { (query: String) throws -> SearchResult in try #require(try extract.reader.search(query, near: here, limit: 10).first, "\(query)") }
+        let nearest = { (tag: String) throws -> Coordinate in
+            try #require(extract.kinds.filter { $0.tag == tag }.map(\.point).min { Self.meters(here, $0) < Self.meters(here, $1) })
+        }
+        let point = { (result: SearchResult) in Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude) }
+        #expect(Self.meters(point(try first("pharmacie")), try nearest("amenity=pharmacy")) < 50)
+        #expect(Self.meters(point(try first("boulang")), try nearest("shop=bakery")) < 50)
+        #expect(try first("bus").kind == "bus stop")
+        #expect(try first("beach").kind == "beach")
+        #expect(try first("tourist office").name == "Office de Tourisme")
+        #expect(try first("casino").name == "Casino de Monte Carlo")
+        #expect(try first("casinno").name == "Casino de Monte Carlo")
+        // Its English name, from name:en.
+        #expect(try first("Monte-Carlo Casino and Opera House").name == "Casino de Monte Carlo")
+        // Every ATM of the map, not 6 of them.
+        let atms = extract.kinds.filter { $0.tag == "amenity=atm" }.count
+        #expect(try extract.reader.search("atm", near: here, limit: 50).count == atms)
+        // No number 20 on the boulevard (this extract has none of its numbers): the street.
+        let moulins = try extract.reader.search("Boulevard des Moulins 20", near: here, limit: 10)
+        #expect(moulins.first?.name == "Boulevard des Moulins" && moulins.first?.housenumber == nil, "\(moulins.map { $0.name ?? $0.address ?? "-" })")
+        // No 3 on the quay (its 1, 4 (twice) and 6 are there): the quay, then the numbers
+        // nearest 3, the 4s first.
+        let quay = try extract.reader.search("Quai Antoine 1er 3", near: here, limit: 10)
+        let numbers = quay.compactMap(\.housenumber)
+        #expect(quay.first?.name == "Quai Antoine 1er" && quay.first?.housenumber == nil, "\(quay.map { $0.name ?? $0.address ?? "-" })")
+        #expect(numbers.count == 3 && numbers.first == "4" && numbers.allSatisfy(["4", "1"].contains), "\(numbers)")
+    }
+
     @Test("every address (street and number) found first when the town is given", arguments: ["monaco", "andorra"])
     func addresses(_ name: String) throws {
         let extract = try Self.extract(name)
