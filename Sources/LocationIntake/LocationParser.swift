@@ -56,10 +56,74 @@ public enum LocationParser {
         do throws(CoordinateParseError) {
             return Location(coordinate: try Coordinate(parsing: text), source: .coordinates)
         } catch {
+            if let coordinate = coordinates(inMessage: text) { return Location(coordinate: coordinate, source: .coordinates) }
             if isWords(text) { throw .needsSearch(text, nil) }
             throw .coordinate(error)
         }
     }
+
+    /// The fewest decimals each number of a pair inside a message needs: phones share 5 or 6,
+    /// and "between 1.5 and 2.5 km" is no place.
+    static let minimumMessageDecimals = 3
+
+    /// Coordinates inside a message, in the forms people paste ("I'm at 43.7387, 7.4282",
+    /// "Location: …", "Lat: 43.7387 Lon: 7.4282", "📍 …", "43.7387° N, 7.4282° E"): exactly
+    /// two numbers in the whole text, each with ``minimumMessageDecimals`` decimals or more,
+    /// each perhaps followed by a degree sign and a hemisphere; latitude first unless the words
+    /// `lon`, `lng` or `longitude` come before `lat`. Read then as typed coordinates are, so the
+    /// ranges and hemispheres are checked alike. Nil for anything else.
+    static func coordinates(inMessage text: String) -> Coordinate? {
+        let scalars = Array(text.unicodeScalars)
+        var numbers: [(text: String, decimals: Int)] = []
+        var words: [String] = []
+        var index = 0
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if isDigit(scalar) {
+                // A sign just before the number belongs to it.
+                var number = index > 0 && "-+\u{2212}".unicodeScalars.contains(scalars[index - 1]) ? "-" : ""
+                if number == "-", scalars[index - 1] == "+" { number = "" }
+                var decimals = -1
+                while index < scalars.count, isDigit(scalars[index]) || (scalars[index] == "." && decimals < 0) {
+                    if scalars[index] == "." { decimals = 0 } else if decimals >= 0 { decimals += 1 }
+                    number.unicodeScalars.append(scalars[index])
+                    index += 1
+                }
+                // A degree sign, spaces, and a hemisphere letter standing alone.
+                var ahead = index
+                while ahead < scalars.count, scalars[ahead] == "°" || scalars[ahead] == " " { ahead += 1 }
+                if ahead < scalars.count, "NSEWnsew".unicodeScalars.contains(scalars[ahead]),
+                    ahead + 1 == scalars.count || !scalars[ahead + 1].properties.isAlphabetic
+                {
+                    number += " " + String(scalars[ahead]).uppercased()
+                    index = ahead + 1
+                }
+                numbers.append((number, decimals))
+                if numbers.count > 2 { return nil }
+                continue
+            }
+            if scalar.properties.isAlphabetic {
+                var word = ""
+                while index < scalars.count, scalars[index].properties.isAlphabetic {
+                    word.unicodeScalars.append(scalars[index])
+                    index += 1
+                }
+                if words.count < maximumMessageWords { words.append(word.lowercased()) }
+                continue
+            }
+            index += 1
+        }
+        guard numbers.count == 2, numbers.allSatisfy({ $0.decimals >= minimumMessageDecimals }) else { return nil }
+        let latitudeWord = words.firstIndex { $0 == "lat" || $0 == "latitude" }
+        let longitudeWord = words.firstIndex { ["lon", "lng", "long", "longitude"].contains($0) }
+        let swapped = latitudeWord != nil && longitudeWord != nil && longitudeWord! < latitudeWord!
+        let (first, second) = swapped ? (numbers[1].text, numbers[0].text) : (numbers[0].text, numbers[1].text)
+        return try? Coordinate(parsing: first + ", " + second)
+    }
+
+    /// Words of a message looked at for `lat` and `lon`.
+    static let maximumMessageWords = 64
 
     /// Whether `text`, which is no coordinate, reads as words (a name, an address): a word of
     /// it has a letter that neither a hemisphere (N S E W), a unit (`d`, `m`, `s`) nor a

@@ -193,6 +193,31 @@ struct LocationParserTests {
         #expect(location.coordinate == (try Coordinate(parsing: "48°51'30.2\"N 2°17'40.2\"E")))
     }
 
+    /// Issue 40: these were refused as "needs a search".
+    @Test(
+        "coordinates inside a message, as people paste them",
+        arguments: [
+            "I'm at 43.738704, 7.428253", "Location: 43.738704, 7.428253", "Lat: 43.738704 Lon: 7.428253", "📍 43.738704, 7.428253",
+            "Lon: 7.428253 Lat: 43.738704", "lng=7.428253 lat=43.738704", "My location is 43.738704,7.428253 - come quickly!",
+            "I'm at -33.856784, 151.215297", "Position: 43.738704° N, 7.428253° E",
+        ])
+    func coordinatesInAMessage(_ text: String) throws {
+        let location = try LocationParser.parse(text)
+        #expect(location.source == .coordinates)
+        if text.contains("-33") {
+            #expect(location.coordinate == (try Coordinate(parsing: "-33.856784, 151.215297")))
+        } else {
+            #expect(location.coordinate == (try Coordinate(parsing: "43.738704, 7.428253")), "\(text)")
+        }
+    }
+
+    @Test(
+        "a message with one number, or more than two, or numbers that are no coordinates, still needs a search",
+        arguments: ["I'm at 43.738704", "Bus 12 stops at 43.7387, 7.4282", "Room 12, floor 3", "between 1.5 and 2.5 km"])
+    func notCoordinatesInAMessage(_ text: String) throws {
+        #expect(throws: LocationError.needsSearch(text, nil)) { try LocationParser.parse(text) }
+    }
+
     @Test("names are cleaned by the place-name rule")
     func names() throws {
         let controls = try LocationParser.parse("geo:0,0?q=1,2(Bad%1B[31mName%0A%E2%80%AEtext)")
