@@ -57,7 +57,7 @@ let package = Package(
             name: "Core",
             dependencies: [
                 "CommandLineSupport", "ControlProtocol", "Geodesy", "Geomagnetism", "Guidance", "Heading",
-                "TextFormats",
+                "Places", "TextFormats",
             ]),
 
         // Wire format shared by the daemon and its client.

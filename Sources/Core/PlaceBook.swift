@@ -1,4 +1,5 @@
 import CommandLineSupport
+import Places
 /// The wearer's named places (`place add`, `place mark`): each a ``SavedDestination`` with a
 /// name, unique regardless of case, in the order they were made. Pure.
 public struct PlaceBook: Sendable, Hashable, RandomAccessCollection {
@@ -23,13 +24,14 @@ public struct PlaceBook: Sendable, Hashable, RandomAccessCollection {
     public var endIndex: Int { places.endIndex }
     public subscript(position: Int) -> SavedDestination { places[position] }
 
-    /// Where the place called `name` is (case-insensitive), if there is one.
+    /// Where the place called `name` is (case and accents aside), if there is one.
     public func index(named name: String) -> Int? {
-        let key = name.lowercased()
-        return places.firstIndex { $0.name?.lowercased() == key }
+        // Folded as the map's search folds (issue 40: "cafe creme" is the place "Café Crème").
+        let key = TextFolding.folded(name)
+        return places.firstIndex { $0.name.map(TextFolding.folded) == key }
     }
 
-    /// The place called `name` (case-insensitive), if there is one.
+    /// The place called `name` (case and accents aside), if there is one.
     public func place(named name: String) -> SavedDestination? { index(named: name).map { places[$0] } }
 
     /// Why a change was refused.

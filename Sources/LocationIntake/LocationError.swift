@@ -41,7 +41,7 @@ public enum LocationError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badCoordinate(let source, let error):
             return "\(source.description): \(error)"
         case .needsServer(let service):
-            return "a \(service) names the place only on its service's server, and nothing is fetched here: "
+            return "\(Self.withArticle(service)) names the place only on its service's server, and nothing is fetched here: "
                 + shareInstead
         case .needsSearch(let text, let source):
             let what = source.map { "the \($0.description) names '\(Self.excerpt(text))'" } ?? "'\(Self.excerpt(text))'"
@@ -49,7 +49,7 @@ public enum LocationError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noCoordinates(let source):
             return "this \(source.description) carries no coordinates; \(shareInstead)"
         case .codedLink(let service):
-            return "a \(service) is coded in a form this version does not read; \(shareInstead)"
+            return "\(Self.withArticle(service)) is coded in a form this version does not read; \(shareInstead)"
         case .unknownLink(let host):
             return "a link to \(Self.excerpt(host)) is not a map link this program reads "
                 + "(Google Maps, Apple Maps, OpenStreetMap, OsmAnd, Waze, Bing Maps); share coordinates, "
@@ -61,6 +61,12 @@ public enum LocationError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the text holds two different places, "
                 + "\(Self.place(first)) and \(Self.place(second)), \(Self.distance(meters)) apart: share one"
         }
+    }
+
+    /// `noun` after "a", or "an" before a vowel's sound as written (an Apple Maps short link,
+    /// an OpenStreetMap short link).
+    static func withArticle(_ noun: String) -> String {
+        ("AEIOUaeiou".contains(noun.first ?? "x") ? "an " : "a ") + noun
     }
 
     /// The most characters of the text a message quotes: enough to recognise it, while a

@@ -52,9 +52,16 @@ extension DaemonCommand {
 
     /// Guides to a search result, saying which it is; its name (or address) names the destination.
     private static func goToResult(_ result: SearchReport.Result, session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
-        Console.output(
-            "chose: \(SearchSummary.label(result)), \(Presentation.distance(meters: result.distanceMeters)) "
-                + Presentation.bearing(degrees: result.bearingDegrees))
+        let place = Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude)
+        // From the wearer, not from where the search was asked (a --near 692 km away).
+        if let fix = try session.currentFix() {
+            let inverse = Geodesic.wgs84.inverse(from: fix, to: place)
+            Console.output(
+                "chose: \(SearchSummary.label(result)), \(Presentation.distance(meters: inverse.distanceMeters)) "
+                    + Presentation.bearing(degrees: Angle.normalized(inverse.initialAzimuthDegrees)) + " from here")
+        } else {
+            Console.output("chose: \(SearchSummary.label(result)) (no fix yet: its distance from here is not known)")
+        }
         let name = PlaceName.cleaned(result.name ?? result.address ?? result.kind ?? "")
         let location = Location(
             coordinate: Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude), name: name,
@@ -77,6 +84,11 @@ extension DaemonCommand {
             Console.output(GPXWriter.text(document, creator: "waypointctl \(Release.version)"), terminator: "")
             let points = document.pointCount
             let segments = document.tracks.first?.segments.count ?? 0
+            guard points > 0 else {
+                // An empty file said as such, not left to be found empty later.
+                Console.error("track: no point of the trail is in that time; the GPX written is empty")
+                return .success
+            }
             Console.error("track: \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")")
             return .success
         }
@@ -89,6 +101,13 @@ extension DaemonCommand {
             let refusal = try Self.swapRefusal(location.coordinate, session)
         {
             throw .input("go: \(refusal)", .dataError)
+        }
+        // --near and --at typed longitude first: results thousands of kilometres away.
+        // (A map link's point is never one: thousands of kilometres one way and a walk the other.)
+        if case .search(let request, _) = self, let (point, option) = Self.askedPoint(request), let fix = try session.currentFix(),
+            let swap = LikelySwap(destination: point, fix: fix)
+        {
+            throw .input("\(option): \(swap.finding): if you meant that, give \(option) '\(LikelySwap.numbers(swap.meant))'", .dataError)
         }
         let received = try session.send(try requestToSend())
         if case .search(.search, _) = self, case .search = received.reply { SearchMemory.keep(received.line + [UInt8(ascii: "\n")]) }
@@ -212,6 +231,15 @@ extension DaemonCommand {
     private static func status(_ session: DaemonSession) throws(DaemonFailure) -> StatusReport? {
         guard case .status(let report) = try session.send(.status).reply else { return nil }
         return report
+    }
+
+    /// The point a search (`--near`) or where (`--at`) asks about, as typed, and its option.
+    static func askedPoint(_ request: ControlRequest) -> (Coordinate, String)? {
+        switch request {
+        case .search(_, let latitude?, let longitude?, _): (Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude), "--near")
+        case .whereAmI(let latitude?, let longitude?): (Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude), "--at")
+        default: nil
+        }
     }
 
     /// Why `go` is refused for a destination most likely typed longitude first (``LikelySwap``),

@@ -193,6 +193,15 @@ struct LocationParserTests {
         #expect(location.coordinate == (try Coordinate(parsing: "48°51'30.2\"N 2°17'40.2\"E")))
     }
 
+    /// Issue 40: "a Apple Maps short link".
+    @Test("the article agrees with the service's name")
+    func articles() {
+        #expect(throws: LocationError.needsServer(service: "Apple Maps short link")) { try LocationParser.parse("https://maps.apple/p/abc123") }
+        #expect(LocationError.needsServer(service: "Apple Maps short link").description.hasPrefix("an Apple Maps short link names"))
+        #expect(LocationError.needsServer(service: "Google Maps short link").description.hasPrefix("a Google Maps short link names"))
+        #expect(LocationError.codedLink(service: "OpenStreetMap short link").description.hasPrefix("an OpenStreetMap short link is"))
+    }
+
     /// Issue 40: these were refused as "needs a search".
     @Test(
         "coordinates inside a message, as people paste them",

@@ -125,8 +125,10 @@ struct RouteImportTests {
         #expect(Self.message("go 48.8N 200E")?.hasPrefix("'48.8N 200E': ") == true)
         #expect(try Self.parse("track export --since 30m") == .trackExport(since: 1_782_950_400 - 1800, until: nil))
         #expect(
-            try Self.parse("track export --since 2026-07-02T00:00:00Z --until 1h")
-                == .trackExport(since: 1_782_950_400, until: 1_782_950_400 - 3600))
+            try Self.parse("track export --since 2026-07-01T00:00:00Z --until 1h")
+                == .trackExport(since: 1_782_950_400 - 86_400, until: 1_782_950_400 - 3600))
+        // Issue 40: three hours ago is before two hours ago; this wrote an empty GPX and no word.
+        #expect(Self.message("track export --since 2h --until 3h")?.hasPrefix("--until 3h is before --since 2h: nothing is in between") == true)
         #expect(Self.message("track export --since yesterday")?.hasPrefix("--since 'yesterday' is neither a UTC time") == true)
         #expect(try Self.parse("back --minutes 20") == .back(minutes: 20))
         #expect(Self.message("back --minutes 0") == "--minutes '0' is not from 1 to 1440")

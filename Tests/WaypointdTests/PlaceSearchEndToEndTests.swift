@@ -64,6 +64,25 @@ struct PlaceSearchEndToEndTests {
         output = try ctl("go", "--search", "Pharmacie Azurea")
         #expect(output.status == 0 && output.standardOutput.hasPrefix("chose: Pharmacie Azurea (pharmacy)"), "\(output.standardOutput)")
 
+        // Issue 40: go --result said the distance from the search's --near, 369 m, with the
+        // wearer in Paris, 692 km away.
+        output = try ctl("search", "pharmacie", "--near", Self.monaco, "--limit", "3")
+        output = try ctl("go", "--result", "1")
+        #expect(output.status == 0 && output.standardOutput.contains(" km ") && output.standardOutput.contains("from here"), "\(output.standardOutput)")
+        let kilometres = output.standardOutput.split(separator: " ").firstIndex(of: "km").flatMap { index in
+            Double(output.standardOutput.split(separator: " ")[index - 1])
+        }
+        #expect((kilometres ?? 0) > 600, "\(output.standardOutput)")
+        // --near typed longitude first near the wearer in Paris (5 352 km away as typed): refused
+        // with the reading meant.
+        output = try ctl("search", "bakery", "--near", "2.2945,48.8584")
+        #expect(output.status == 65 && output.standardError.contains("--near: ") && output.standardError.contains("48.8584 2.2945"), "\(output.standardError)")
+        output = try ctl("where", "--at", "2.2945 48.8584")
+        #expect(output.status == 65 && output.standardError.contains("--at: "), "\(output.standardError)")
+        // Spaces are nothing to look for: a usage error, not "nothing found".
+        output = try ctl("search", "   ")
+        #expect(output.status == 64 && output.standardError.contains("search needs something to look for"), "\(output.standardError)")
+
         output = try ctl("where", "--at", Self.monaco)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("town: Monaco"), "\(output.standardOutput)")

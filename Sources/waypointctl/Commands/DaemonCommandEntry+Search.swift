@@ -14,10 +14,11 @@ extension DaemonCommandEntry {
 
             Search the map the daemon has loaded (waypointd map import) near the current fix, or
             near --near: names and their other names, what you have typed of the last word, a
-            typo or two in longer words, accents or none (Cafe finds Café), categories in plain
-            English (restaurant, cafe, bakery, pharmacy, supermarket, bus stop, atm, post office,
-            toilets, hotel, school, church, parking, fuel…) and addresses in either order
-            (Landstrasse 12, 12 Landstrasse, with or without ", Town"). Each result: its number
+            typo or two in longer words, accents or none (Cafe finds Café), categories in English,
+            German, French, Italian and Spanish (bakery, bus, atm, Apotheke, pharmacie, playa,
+            or a word's beginning: boulang), every place of the kind nearest first, and addresses
+            in either order (Landstrasse 12, 12 Landstrasse, with or without ", Town"; a number
+            the map lacks gives the street and its nearest numbers). Each result: its number
             (for go --result N), name, kind, address, distance and direction from here.
             Map data © OpenStreetMap contributors (ODbL).
 
@@ -31,7 +32,10 @@ extension DaemonCommandEntry {
         parse: { arguments, now throws(UsageError) in
             let command = "search"
             let query = arguments.positionals.joined(separator: " ")
-            guard !query.isEmpty else { throw UsageError("search needs something to look for", command: command) }
+            // Spaces and punctuation alone are nothing to look for, not "nothing found".
+            guard query.contains(where: { $0.isLetter || $0.isNumber }) else {
+                throw UsageError("search needs something to look for: a name, a kind of place or an address", command: command)
+            }
             guard query.count <= ControlRequest.maximumQueryCharacters else {
                 throw UsageError("the query is \(query.count) characters; at most \(ControlRequest.maximumQueryCharacters)", command: command)
             }

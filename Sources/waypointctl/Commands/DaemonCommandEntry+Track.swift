@@ -37,6 +37,12 @@ extension DaemonCommandEntry {
                 let until = try arguments.value("--until").map { (text) throws(UsageError) in
                     try TrackExport.parseTime(text, option: "--until", now: now)
                 }
+                // "--since 2h --until 3h": three hours ago is before two hours ago.
+                if let since, let until, until < since {
+                    throw UsageError(
+                        "--until \(arguments.value("--until") ?? "") is before --since \(arguments.value("--since") ?? ""): nothing is in between "
+                            + "(a time ago counts back from now: --since 3h --until 2h is the hour before the last)", command: name)
+                }
                 return .trackExport(since: since, until: until)
             case ["clear"]:
                 guard arguments.value("--since") == nil, arguments.value("--until") == nil else {
