@@ -326,6 +326,11 @@ function appendLines(parent, lines) {
   });
 }
 
+// "a bakery", "an atm".
+function withArticle(noun) {
+  return (/^[aeiou]/i.test(noun) ? 'an ' : 'a ') + noun;
+}
+
 function showResults(results, heading) {
   setText($('results-heading'), heading);
   const list = $('results');
@@ -336,9 +341,11 @@ function showResults(results, heading) {
     const b = button('', () => act(b, () => chooseResult(r, name)));
     // Numbered: two unnamed bakeries at the same distance still have different names.
     appendLines(b, [
-      ['result-title', `${i + 1}. Go to ${r.name || (r.kind ? `a ${r.kind}` : 'this place')}`],
+      ['result-title', `${i + 1}. Go to ${r.name || (r.kind ? withArticle(r.kind) : 'this place')}`],
       r.name && r.kind ? ['result-line', r.kind] : null,
-      r.address ? ['result-line', r.address] : null,
+      // Whose it is, and where: what tells two unnamed bakeries apart by ear.
+      r.operator ? ['result-line', r.operator] : null,
+      r.address ? ['result-line', r.address] : r.near_street ? ['result-line', `near ${r.near_street}`] : null,
       isNum(r.distance_m) ? ['result-line', distanceWords(r.distance_m, r.bearing_deg)] : null,
     ]);
     const li = el('li');

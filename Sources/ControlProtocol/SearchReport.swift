@@ -10,6 +10,7 @@ public struct SearchReport: Sendable, Hashable {
     public struct Result: Sendable, Hashable, Codable {
         enum CodingKeys: String, CodingKey {
             case name, kind, address, latitude = "lat", longitude = "lon", distanceMeters = "distance_m", bearingDegrees = "bearing_deg"
+            case operatorName = "operator", nearStreet = "near_street"
         }
 
         public var name: String?
@@ -19,8 +20,17 @@ public struct SearchReport: Sendable, Hashable {
         public var longitude: Double
         public var distanceMeters: Double
         public var bearingDegrees: Double
+        /// Its brand or operator, when not its name (`LCL` for an ATM).
+        public var operatorName: String?
+        /// For a result without an address, the nearest street on the map.
+        public var nearStreet: String?
 
-        public init(name: String?, kind: String?, address: String?, latitude: Double, longitude: Double, distanceMeters: Double, bearingDegrees: Double) {
+        public init(
+            name: String?, kind: String?, address: String?, latitude: Double, longitude: Double, distanceMeters: Double, bearingDegrees: Double,
+            operatorName: String? = nil, nearStreet: String? = nil
+        ) {
+            self.operatorName = operatorName
+            self.nearStreet = nearStreet
             self.name = name
             self.kind = kind
             self.address = address

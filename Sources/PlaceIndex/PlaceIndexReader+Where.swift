@@ -61,7 +61,7 @@ extension PlaceIndexReader {
 
     /// The nearest segment of a named street at `lowestLevel` or above (``MapFeature/level``):
     /// a bridge is answered when it is nearer than anything on the ground.
-    private func nearestStreet(_ point: Coordinate, radiusMeters: Double, lowestLevel: Int64) throws(SQLiteError) -> WhereAnswer? {
+    func nearestStreet(_ point: Coordinate, radiusMeters: Double, lowestLevel: Int64) throws(SQLiteError) -> WhereAnswer? {
         let statement = try database.prepare(
             """
             SELECT s.name, g.lat1, g.lon1, g.lat2, g.lon2 FROM segment_box AS b CROSS JOIN segments AS g ON g.id = b.id

@@ -142,7 +142,14 @@ public final class PlaceIndexReader: @unchecked Sendable {
             } else {
                 results = try names(words + townWords, near: reference, limit: limit)
             }
-            return Array(Self.distinct(results.sorted { ($0.score, -$0.distanceMeters) > ($1.score, -$1.distanceMeters) }).prefix(limit))
+            var ranked = Array(Self.distinct(results.sorted { ($0.score, -$0.distanceMeters) > ($1.score, -$1.distanceMeters) }).prefix(limit))
+            // Results without an address are told apart by the street they are on (issue 40:
+            // six ATMs read "atm", two bakeries "a bakery, 692 km southeast").
+            for index in ranked.indices where ranked[index].address == nil && !(ranked[index].kind.map(Self.lineKinds.contains) ?? false) {
+                let point = Coordinate(uncheckedLatitudeDegrees: ranked[index].latitude, longitudeDegrees: ranked[index].longitude)
+                ranked[index].nearStreet = try nearestStreet(point, radiusMeters: Self.nearStreetMeters, lowestLevel: 0)?.street
+            }
+            return ranked
         } catch {
             throw .unreadable(path: database.path, error)
         }
@@ -150,8 +157,12 @@ public final class PlaceIndexReader: @unchecked Sendable {
 
     /// A place's columns, with its street's name and town: what ``row(_:from:)`` reads.
     static let placeColumns = """
-        p.id, p.name, p.kind, s.name, p.housenumber, s.city, p.lat, p.lon, p.area FROM places AS p LEFT JOIN streets AS s ON s.id = p.street
+        p.id, p.name, p.kind, s.name, p.housenumber, s.city, p.lat, p.lon, p.area, p.operator FROM places AS p
+        LEFT JOIN streets AS s ON s.id = p.street
         """
+
+    /// How near a street must be to name where a result without an address is.
+    public static let nearStreetMeters = 150.0
 
     /// The half side of a search's first box, metres.
     static let firstBoxMeters = 250.0
@@ -380,7 +391,8 @@ public final class PlaceIndexReader: @unchecked Sendable {
         return SearchResult(
             name: statement.text(1), kind: statement.isNull(2) ? nil : kinds[statement.integer(2)], address: address.isEmpty ? nil : address,
             housenumber: number, latitude: latitude, longitude: longitude, distanceMeters: inverse.distanceMeters,
-            bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0, isArea: statement.integer(8) != 0)
+            bearingDegrees: Angle.normalized(inverse.initialAzimuthDegrees), score: 0, isArea: statement.integer(8) != 0,
+            operatorName: statement.text(9))
     }
 
     /// Whether `word` is `term`, or within the typos a word of its length allows (``typos(_:)``).

@@ -30,7 +30,7 @@ public enum PlaceIndexSchema {
         CREATE TABLE streets(id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT NOT NULL, UNIQUE(name, city));
         CREATE TABLE places(
             id INTEGER PRIMARY KEY, name TEXT, kind INTEGER, street INTEGER, housenumber TEXT,
-            lat INTEGER NOT NULL, lon INTEGER NOT NULL, area INTEGER NOT NULL);
+            lat INTEGER NOT NULL, lon INTEGER NOT NULL, area INTEGER NOT NULL, operator TEXT);
         CREATE VIRTUAL TABLE name_words USING fts5(names, content='', columnsize=0, tokenize='unicode61', prefix='2 3');
         CREATE VIRTUAL TABLE street_words USING fts5(name, city, content='', columnsize=0, tokenize='unicode61');
         CREATE VIRTUAL TABLE kind_box USING rtree_i32(id, min_lat, max_lat, min_lon, max_lon, +kind INTEGER);

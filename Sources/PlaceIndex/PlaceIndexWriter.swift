@@ -41,11 +41,11 @@ public final class PlaceIndexWriter {
             PRAGMA cache_size = \(Self.cachePages);
             PRAGMA temp.cache_size = \(Self.cachePages);
             CREATE TEMP TABLE staging(cell INTEGER NOT NULL, name TEXT, names TEXT, kind INTEGER, street INTEGER, housenumber TEXT,
-                lat INTEGER NOT NULL, lon INTEGER NOT NULL, area INTEGER NOT NULL);
+                lat INTEGER NOT NULL, lon INTEGER NOT NULL, area INTEGER NOT NULL, operator TEXT);
             BEGIN
             """)
         stage = try database.prepare(
-            "INSERT INTO staging(cell, name, names, kind, street, housenumber, lat, lon, area) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO staging(cell, name, names, kind, street, housenumber, lat, lon, area, operator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         findStreet = try database.prepare("SELECT id FROM streets WHERE name = ? AND city = ?")
         insertStreet = try database.prepare("INSERT INTO streets(name, city) VALUES (?, ?)")
         insertStreetWords = try database.prepare("INSERT INTO street_words(rowid, name, city) VALUES (?, ?, ?)")
@@ -69,6 +69,8 @@ public final class PlaceIndexWriter {
             text(names?.isEmpty == false ? names : nil), kind.map(SQLiteDatabase.Value.integer) ?? .null,
             street.map(SQLiteDatabase.Value.integer) ?? .null, text(feature.housenumber), .integer(Self.units(feature.latitude)),
             .integer(Self.units(feature.longitude)), .integer(feature.isArea ? 1 : 0),
+            // The brand of a named place is mostly its name already.
+            text(feature.operatorName == feature.names.first ? nil : feature.operatorName),
         ])
         stagedCount += 1
         guard let name = feature.names.first, feature.line.count > 1 else { return }
@@ -116,7 +118,7 @@ public final class PlaceIndexWriter {
         -> Bool
     {
         let insertPlace = try database.prepare(
-            "INSERT INTO places(id, name, kind, street, housenumber, lat, lon, area) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO places(id, name, kind, street, housenumber, lat, lon, area, operator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let insertWords = try database.prepare("INSERT INTO name_words(rowid, names) VALUES (?, ?)")
         let insertKindBox = try database.prepare("INSERT INTO kind_box VALUES (?, ?, ?, ?, ?, ?)")
         let insertTownBox = try database.prepare("INSERT INTO town_box VALUES (?, ?, ?, ?, ?, ?)")
@@ -125,7 +127,7 @@ public final class PlaceIndexWriter {
         let asked = Set(kinds.filter { PlaceKind.isAskedFor($0.key) }.values)
         let towns = Set(kinds.filter { PlaceIndexReader.townKinds.contains($0.key) }.values)
         let staged = try database.prepare(
-            "SELECT cell, name, names, kind, street, housenumber, lat, lon, area FROM staging ORDER BY cell, rowid")
+            "SELECT cell, name, names, kind, street, housenumber, lat, lon, area, operator FROM staging ORDER BY cell, rowid")
         var cell: Int64 = -1
         var sequence = 0
         var done = 0
@@ -150,7 +152,7 @@ public final class PlaceIndexWriter {
             try insertPlace.run([
                 .integer(id), name.map(SQLiteDatabase.Value.text) ?? .null, kind.map(SQLiteDatabase.Value.integer) ?? .null,
                 staged.isNull(4) ? .null : .integer(staged.integer(4)), housenumber.map(SQLiteDatabase.Value.text) ?? .null,
-                .integer(lat), .integer(lon), .integer(staged.integer(8)),
+                .integer(lat), .integer(lon), .integer(staged.integer(8)), staged.text(9).map(SQLiteDatabase.Value.text) ?? .null,
             ])
             if let names = staged.text(2) { try insertWords.run([.integer(id), .text(names)]) }
             if let kind, asked.contains(kind) {

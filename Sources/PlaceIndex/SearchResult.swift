@@ -16,4 +16,9 @@ public struct SearchResult: Sendable, Equatable {
     public var score: Double
     /// Whether the map draws it as an area (``MapFeature/isArea``).
     public var isArea = false
+    /// Its brand or operator (``MapFeature/operatorName``), when not its name.
+    public var operatorName: String?
+    /// The nearest street on the surface within ``PlaceIndexReader/nearStreetMeters``, for a
+    /// result without an address: what tells two bakeries apart by ear.
+    public var nearStreet: String?
 }

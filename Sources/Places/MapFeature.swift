@@ -13,6 +13,8 @@ public struct MapFeature: Sendable, Equatable {
     public var housenumber: String?
     /// `addr:city`, else `addr:place`'s town, if any.
     public var city: String?
+    /// `brand`, else `operator`: what tells one unnamed ATM from another by ear ("LCL").
+    public var operatorName: String?
     public var latitude: Double
     public var longitude: Double
     /// A named street's line, latitude and longitude pairs; empty for everything else.
@@ -27,7 +29,7 @@ public struct MapFeature: Sendable, Equatable {
     public static func == (a: MapFeature, b: MapFeature) -> Bool {
         a.names == b.names && a.kind == b.kind && a.street == b.street && a.housenumber == b.housenumber && a.city == b.city
             && a.latitude == b.latitude && a.longitude == b.longitude && a.line.map(\.latitude) == b.line.map(\.latitude)
-            && a.line.map(\.longitude) == b.line.map(\.longitude) && a.isArea == b.isArea && a.level == b.level
+            && a.line.map(\.longitude) == b.line.map(\.longitude) && a.isArea == b.isArea && a.level == b.level && a.operatorName == b.operatorName
     }
 
     /// A named place at a point, for tests and tools.
@@ -74,6 +76,7 @@ public struct MapFeature: Sendable, Equatable {
         street = tags["addr:street"] ?? tags["addr:place"]
         housenumber = tags["addr:housenumber"]
         city = tags["addr:city"] ?? (tags["addr:street"] != nil ? tags["addr:place"] : nil)
+        operatorName = (tags["brand"] ?? tags["operator"]).flatMap(PlaceName.cleaned)
         kind = PlaceKind.kind(tags)
         guard !names.isEmpty || (street != nil && housenumber != nil) || kind.map(PlaceKind.isAskedFor) == true else { return nil }
         guard let type = geometry["type"]?.string, let coordinates = geometry["coordinates"] else { return nil }

@@ -11,11 +11,17 @@ enum SearchSummary {
         }
     }
 
-    /// Named: `L'Epi d'Or (bakery), Rue …`; unnamed: `bakery, Rue …` (what it is, then where).
+    /// Named: `L'Epi d'Or (bakery), Rue …`; unnamed: `atm, LCL, near Rue …` (what it is, whose,
+    /// then where): two results read alike only when they are alike.
     static func label(_ result: SearchReport.Result) -> String {
         var label = result.name ?? result.kind ?? "unnamed place"
         if let kind = result.kind, result.name != nil { label += " (\(kind))" }
-        if let address = result.address { label += ", \(address)" }
+        if let operatorName = result.operatorName { label += ", \(operatorName)" }
+        if let address = result.address {
+            label += ", \(address)"
+        } else if let street = result.nearStreet {
+            label += ", near \(street)"
+        }
         return label
     }
 

@@ -275,9 +275,14 @@ struct PlaceSearchTests {
         #expect(try first("casinno").name == "Casino de Monte Carlo")
         // Its English name, from name:en.
         #expect(try first("Monte-Carlo Casino and Opera House").name == "Casino de Monte Carlo")
-        // Every ATM of the map, not 6 of them.
+        // Every ATM of the map, not 6 of them, told apart by ear: whose it is and where, not
+        // "atm" six times.
         let atms = extract.kinds.filter { $0.tag == "amenity=atm" }.count
-        #expect(try extract.reader.search("atm", near: here, limit: 50).count == atms)
+        let listed = try extract.reader.search("atm", near: here, limit: 50)
+        #expect(listed.count == atms)
+        #expect(listed.allSatisfy { $0.name != nil || $0.address != nil || $0.nearStreet != nil }, "\(listed.map(\.nearStreet))")
+        let heard = Set(listed.map { [$0.name, $0.operatorName, $0.address ?? $0.nearStreet].map { $0 ?? "" }.joined(separator: ", ") })
+        #expect(heard.count * 3 >= listed.count * 2, "\(heard.sorted())")
         // No number 20 on the boulevard (this extract has none of its numbers): the street.
         let moulins = try extract.reader.search("Boulevard des Moulins 20", near: here, limit: 10)
         #expect(moulins.first?.name == "Boulevard des Moulins" && moulins.first?.housenumber == nil, "\(moulins.map { $0.name ?? $0.address ?? "-" })")

@@ -79,6 +79,9 @@ struct PlaceSearchEndToEndTests {
         #expect(output.status == 65 && output.standardError.contains("--near: ") && output.standardError.contains("48.8584 2.2945"), "\(output.standardError)")
         output = try ctl("where", "--at", "2.2945 48.8584")
         #expect(output.status == 65 && output.standardError.contains("--at: "), "\(output.standardError)")
+        // Unnamed ATMs read with whose they are and the street they are on.
+        output = try ctl("search", "atm", "--near", Self.monaco, "--limit", "20")
+        #expect(output.standardOutput.contains(". atm, ") && output.standardOutput.contains(", near "), "\(output.standardOutput)")
         // Spaces are nothing to look for: a usage error, not "nothing found".
         output = try ctl("search", "   ")
         #expect(output.status == 64 && output.standardError.contains("search needs something to look for"), "\(output.standardError)")

@@ -68,7 +68,8 @@ public final class PlaceLookup: Sendable {
                 let results = try reader.search(query, near: reference, limit: limit).map {
                     SearchReport.Result(
                         name: $0.name, kind: $0.kind, address: $0.address, latitude: $0.latitude, longitude: $0.longitude,
-                        distanceMeters: DaemonReplies.tenths($0.distanceMeters), bearingDegrees: DaemonReplies.tenths($0.bearingDegrees))
+                        distanceMeters: DaemonReplies.tenths($0.distanceMeters), bearingDegrees: DaemonReplies.tenths($0.bearingDegrees),
+                        operatorName: $0.operatorName, nearStreet: $0.nearStreet)
                 }
                 return .search(SearchReport(results: results, map: reader.info.source))
             } catch {

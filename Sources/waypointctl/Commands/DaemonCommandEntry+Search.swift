@@ -25,7 +25,7 @@ extension DaemonCommandEntry {
             --near PLACE   search near this place instead of the fix (any form of --help's Places)
             --limit N      at most N results (1 to \(ControlRequest.maximumSearchResults), default \(ControlRequest.defaultSearchResults))
             --json         {"results": [{"name", "kind", "address", "lat", "lon", "distance_m",
-                           "bearing_deg"}, …]}
+                           "bearing_deg", "operator", "near_street"}, …]} (the last two when known)
             \(DaemonCommandEntry.socketOption)
             """,
         valueOptions: ["--near", "--limit"], flagOptions: ["--json"],

@@ -841,6 +841,19 @@ class Run:
         if not buttons:
             fail("(h2) #results holds no button to choose")
             return
+        # (h3) Issue 40: two unnamed bakeries read "Go to a bakery, 692 km southeast" alike. Each
+        # button says whose the place is and where, as the daemon knows them.
+        unsaid = []
+        for result, button in zip(expected, buttons):
+            text = button.text
+            for part in [result.get("operator"), result.get("address") or
+                         (result.get("near_street") and "near " + result["near_street"])]:
+                if part and part not in text:
+                    unsaid.append("%r lacks %r" % (text[:80], part))
+        if unsaid:
+            fail("(h3) results do not say what tells them apart: %s" % "; ".join(unsaid[:3]))
+        else:
+            ok("(h3) each of %d results says its operator and its address or street, as the daemon gave them" % len(buttons))
         buttons[0].click()
         where = (expected[0]["lat"], expected[0]["lon"])
         held, status = wait_for_status(self.args.socket, lambda s: destination_is(s, where))
