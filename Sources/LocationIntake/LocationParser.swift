@@ -122,6 +122,24 @@ public enum LocationParser {
         return try? Coordinate(parsing: first + ", " + second)
     }
 
+    /// The most characters of a town named beside a short plus code.
+    public static let maximumLocalityCharacters = 100
+
+    /// A short plus code and the town written beside it, as Google Maps shares them
+    /// (`PCQH+F8 Monaco`, `PCQH+F8, Monte-Carlo, Monaco`): the code is completed near that
+    /// town, not near the wearer (issue 40). Nil when the text is not a short code, then words.
+    public static func shortCodeAndLocality(_ text: String) -> (code: String, locality: String)? {
+        // The code first, as Google writes it: "Meet at V75V+8Q" names no town.
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" })
+        guard let first = words.first.map({ String(trimmingSentencePunctuation($0)) }), OpenLocationCode.isShort(first) else { return nil }
+        let rest = words.dropFirst()
+        let locality = rest.joined(separator: " ")
+        guard !locality.isEmpty, locality.count <= maximumLocalityCharacters, isWords(locality),
+            !rest.contains(where: { OpenLocationCode.isValid(String($0)) })
+        else { return nil }
+        return (first, locality)
+    }
+
     /// Words of a message looked at for `lat` and `lon`.
     static let maximumMessageWords = 64
 

@@ -48,25 +48,20 @@ enum LocateCommand {
         do throws(LocationError) {
             location = try LocationParser.parse(text, near: near)
         } catch {
-            guard case .needsReference = error, let fix = daemonFix(socketPath(arguments.value("--socket"))) else {
+            guard case .needsReference = error, let session = try? DaemonSession(path: socketPath(arguments.value("--socket"))) else {
                 Console.error("locate: " + PlaceName.printable("\(error)"))
                 return .dataError
             }
-            do throws(LocationError) {
-                location = try LocationParser.parse(text, near: fix)
+            // Near the town written beside the code, else near the fix: as go completes it.
+            do throws(DaemonFailure) {
+                location = try PlaceText.completed(text, session: session)
             } catch {
-                Console.error("locate: " + PlaceName.printable("\(error)"))
-                return .dataError
+                Console.error("locate: \(error)")
+                return error.exitStatus
             }
         }
         Console.output(arguments.has("--json") ? json(location) : lines(location).joined(separator: "\n"))
         return .success
-    }
-
-    /// The daemon's current fix, or nil: no daemon, or no fix yet.
-    private static func daemonFix(_ path: String) -> Coordinate? {
-        guard let session = try? DaemonSession(path: path) else { return nil }
-        return (try? session.currentFix()) ?? nil
     }
 
     static func lines(_ location: Location) -> [String] {

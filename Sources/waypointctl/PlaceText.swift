@@ -15,7 +15,9 @@ enum PlaceText {
         48°51'30.2"N 2°17'40.2"E, 48 51.503 N 2 17.670 E), a geo: URI (geo:48.8584,2.2945,
         geo:0,0?q=48.8584,2.2945(Eiffel Tower)), a map link from Google Maps, Apple Maps,
         OpenStreetMap, OsmAnd, Waze or Bing Maps, a plus code (8FW4V75V+8Q, or short: V75V+8Q,
-        completed near --near or the daemon's fix), or a shared message holding one of them.
+        completed near --near, near the town written after it (V75V+8Q Paris, found on the
+        offline map) or near the daemon's fix), or a shared message holding one of them
+        ("I'm at 48.8584, 2.2945", "Lat: 48.8584 Lon: 2.2945").
         Read offline: short links (maps.app.goo.gl, maps.apple/p) are refused, never fetched.
         """
 
@@ -48,9 +50,20 @@ enum PlaceText {
         }
     }
 
-    /// Completes a short plus code near the daemon's current fix.
-    /// - Throws: `DaemonFailure`: no daemon, or no fix yet (with what to do).
+    /// Completes a short plus code: near the town written beside it (`PCQH+F8 Monaco`), found
+    /// on the daemon's map; else near the daemon's current fix.
+    /// - Throws: `DaemonFailure`: no daemon, no map for the town, or no fix yet (with what to do).
     static func completed(_ text: String, session: DaemonSession) throws(DaemonFailure) -> Location {
+        if let (code, locality) = LocationParser.shortCodeAndLocality(text) {
+            let town = try Self.town(locality, code: code, session: session)
+            do throws(LocationError) {
+                let location = try LocationParser.parse(code, near: town.point)
+                if let completion = location.completion { Console.error("\(completion.fullCode): the short code completed near \(town.name)") }
+                return location
+            } catch {
+                throw .input(PlaceName.printable("'\(LocationError.excerpt(text))': \(error)"), .dataError)
+            }
+        }
         guard let fix = try session.currentFix() else {
             throw .input(
                 "'\(PlaceName.printable(LocationError.excerpt(text)))' holds a short plus code, completed near the current position, and the "
@@ -64,6 +77,32 @@ enum PlaceText {
             return location
         } catch {
             throw .input(PlaceName.printable("'\(LocationError.excerpt(text))': \(error)"), .dataError)
+        }
+    }
+
+    /// The kinds of place that name a town (a city down to a hamlet).
+    static let townKinds: Set<String> = ["city", "town", "village", "suburb", "quarter", "neighbourhood", "hamlet", "locality"]
+
+    /// The town `locality` names, searched on the daemon's map (a place of a town's kind first).
+    private static func town(_ locality: String, code: String, session: DaemonSession) throws(DaemonFailure) -> (name: String, point: Coordinate) {
+        let fix = try session.currentFix()
+        let printable = PlaceName.printable(LocationError.excerpt(locality))
+        let received: ControlConnection.Received
+        do throws(DaemonFailure) {
+            received = try session.send(.search(locality, latitude: fix?.latitudeDegrees ?? 0, longitude: fix?.longitudeDegrees ?? 0, limit: 10))
+        } catch {
+            guard case .refused(let refusal) = error else { throw error }
+            throw .input("\(code) is completed near '\(printable)', found on the offline map, and the daemon has none: \(refusal.message)", .dataError)
+        }
+        switch received.reply {
+        case .search(let report):
+            guard let found = report.results.first(where: { $0.kind.map(townKinds.contains) == true }) ?? report.results.first else {
+                throw .input("\(code) is completed near the town named beside it, and '\(printable)' is not on the map"
+                    + (report.map.map { " (\($0))" } ?? "") + ": give the full code, or coordinates", .dataError)
+            }
+            return (found.name ?? printable, Coordinate(uncheckedLatitudeDegrees: found.latitude, longitudeDegrees: found.longitude))
+        default:
+            throw .unexpectedReply(request: "search", reply: received.reply.messageClass.rawValue)
         }
     }
 }

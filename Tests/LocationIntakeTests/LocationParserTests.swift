@@ -193,6 +193,18 @@ struct LocationParserTests {
         #expect(location.coordinate == (try Coordinate(parsing: "48°51'30.2\"N 2°17'40.2\"E")))
     }
 
+    /// Issue 40: `go "PCQH+F8 Monaco"` ignored "Monaco" and completed the code near the wearer.
+    @Test("a short plus code, then the town it is in: both found, for the town to complete it")
+    func shortCodeAndTown() {
+        #expect(LocationParser.shortCodeAndLocality("PCQH+F8 Monaco").map { [$0.code, $0.locality] } == ["PCQH+F8", "Monaco"])
+        #expect(LocationParser.shortCodeAndLocality("pcqh+f8, Monte-Carlo, Monaco").map { [$0.code, $0.locality] } == ["pcqh+f8", "Monte-Carlo Monaco"])
+        #expect(LocationParser.shortCodeAndLocality("8FM9PCQH+F8 Monaco") == nil, "a full code needs no town")
+        #expect(LocationParser.shortCodeAndLocality("PCQH+F8") == nil)
+        #expect(LocationParser.shortCodeAndLocality("Meet at PCQH+F8") == nil)
+        #expect(LocationParser.shortCodeAndLocality("PCQH+F8 43.7 7.4") == nil)
+        #expect(LocationParser.shortCodeAndLocality("PCQH+F8 " + String(repeating: "a", count: 101)) == nil)
+    }
+
     /// Issue 40: "a Apple Maps short link".
     @Test("the article agrees with the service's name")
     func articles() {

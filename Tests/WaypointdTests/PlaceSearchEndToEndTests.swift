@@ -29,6 +29,10 @@ struct PlaceSearchEndToEndTests {
         #expect(output.status == 1)
         #expect(output.standardError.contains("waypointd map import"), "\(output.standardError)")
 
+        // A short plus code with its town needs the map to find the town: said.
+        output = try ctl("locate", "PCQH+F8 Monaco")
+        #expect(output.status == 65 && output.standardError.contains("found on the offline map, and the daemon has none"), "\(output.standardError)")
+
         let imported = try ExternalTool.run(
             waypointd, ["map", "import", Self.extracts.appendingPathComponent("monaco.osm.pbf").path, "--state-dir", state])
         #expect(imported.status == 0, "\(imported.standardError)")
@@ -79,6 +83,12 @@ struct PlaceSearchEndToEndTests {
         #expect(output.status == 65 && output.standardError.contains("--near: ") && output.standardError.contains("48.8584 2.2945"), "\(output.standardError)")
         output = try ctl("where", "--at", "2.2945 48.8584")
         #expect(output.status == 65 && output.standardError.contains("--at: "), "\(output.standardError)")
+        // Issue 40: completed near Monaco, found on the map, not near the wearer in Paris (which
+        // gave 8FW4PCQH+F8, 16 km from Paris). The full code from the reference implementation
+        // (PyPI openlocationcode 1.0.1, recoverNearest near Monaco).
+        output = try ctl("locate", "PCQH+F8 Monaco")
+        #expect(output.status == 0 && output.standardError.contains("8FM9PCQH+F8: the short code completed near Monaco"), "\(output.standardError)")
+        #expect(output.standardOutput.contains("43.738688 7.428313"), "\(output.standardOutput)")
         // Unnamed ATMs read with whose they are and the street they are on.
         output = try ctl("search", "atm", "--near", Self.monaco, "--limit", "20")
         #expect(output.standardOutput.contains(". atm, ") && output.standardOutput.contains(", near "), "\(output.standardOutput)")
