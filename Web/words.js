@@ -179,7 +179,8 @@ export function describeWhere(w) {
   const street = [w.housenumber, w.street].filter(Boolean).join(' ') || w.address;
   const parts = [street, w.place].filter(Boolean);
   if (!parts.length) return 'The map knows no address near here.';
-  let text = `You are near ${parts.join(', ')}`;
+  // In a square, a park, a station: said first.
+  let text = (w.inside ? `You are in ${w.inside}, near ` : 'You are near ') + parts.join(', ');
   if (isNum(w.distance_m) && w.distance_m >= 5 && isNum(w.bearing_deg)) {
     text += ` (${distanceWords(w.distance_m, w.bearing_deg, 'to the ')})`;
   }

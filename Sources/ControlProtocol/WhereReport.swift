@@ -14,11 +14,17 @@ public struct WhereReport: Sendable, Hashable, Codable {
     public var bearingDegrees: Double?
     public var latitude: Double?
     public var longitude: Double?
+    /// The named square, park, pedestrian area, market or station the position is in.
+    public var inside: String?
+    /// Its kind (`square`, `park`, `station`).
+    public var insideKind: String?
 
     public init(
         address: String?, street: String?, housenumber: String?, place: String?, distanceMeters: Double?, bearingDegrees: Double?,
-        latitude: Double?, longitude: Double?
+        latitude: Double?, longitude: Double?, inside: String? = nil, insideKind: String? = nil
     ) {
+        self.inside = inside
+        self.insideKind = insideKind
         self.address = address
         self.street = street
         self.housenumber = housenumber
@@ -31,7 +37,7 @@ public struct WhereReport: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case messageClass = "class", address, street, housenumber, place, distanceMeters = "distance_m", bearingDegrees = "bearing_deg"
-        case latitude = "lat", longitude = "lon"
+        case latitude = "lat", longitude = "lon", inside, insideKind = "inside_kind"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,6 +51,8 @@ public struct WhereReport: Sendable, Hashable, Codable {
         try container.encode(WireNumber(bearingDegrees), forKey: .bearingDegrees)
         try container.encode(WireNumber(latitude), forKey: .latitude)
         try container.encode(WireNumber(longitude), forKey: .longitude)
+        try container.encodeIfPresent(inside, forKey: .inside)
+        try container.encodeIfPresent(insideKind, forKey: .insideKind)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +65,8 @@ public struct WhereReport: Sendable, Hashable, Codable {
             distanceMeters: try container.decodeIfPresent(Double.self, forKey: .distanceMeters),
             bearingDegrees: try container.decodeIfPresent(Double.self, forKey: .bearingDegrees),
             latitude: try container.decodeIfPresent(Double.self, forKey: .latitude),
-            longitude: try container.decodeIfPresent(Double.self, forKey: .longitude))
+            longitude: try container.decodeIfPresent(Double.self, forKey: .longitude),
+            inside: try container.decodeIfPresent(String.self, forKey: .inside),
+            insideKind: try container.decodeIfPresent(String.self, forKey: .insideKind))
     }
 }

@@ -1,4 +1,5 @@
 import Geodesy
+import Places
 
 #if canImport(Glibc)
 import Glibc
@@ -17,13 +18,18 @@ extension PlaceIndexReader {
     private func whereLocked(_ point: Coordinate, streetRadiusMeters: Double) throws(PlaceIndexError) -> WhereAnswer? {
         do throws(SQLiteError) {
             let town = try nearestTown(point)
-            if let address = try nearestAddress(point) { return WhereAnswer(place: town, address) }
+            let area = try enclosingArea(point)
+            if var address = try nearestAddress(point) {
+                (address.inside, address.insideKind) = (area?.name, area?.kind)
+                return WhereAnswer(place: town, address)
+            }
             // A tunnel only when nothing on or above the ground is near: a walker is on the
             // surface, and a street under the rock is no help finding the way (issue 40).
             var street = try nearestStreet(point, radiusMeters: streetRadiusMeters, lowestLevel: 0)
             if street == nil { street = try nearestStreet(point, radiusMeters: streetRadiusMeters, lowestLevel: .min) }
             guard var street else { return nil }
             street.place = town
+            (street.inside, street.insideKind) = (area?.name, area?.kind)
             return street
         } catch {
             throw .unreadable(path: database.path, error)
@@ -110,6 +116,59 @@ extension PlaceIndexReader {
             if meters <= Self.townRadiusMeters, meters < (best?.meters ?? .infinity) { best = (statement.text(0) ?? "", meters) }
         }
         return best?.name
+    }
+
+    /// The most areas whose boxes hold a point that are tested for it: squares within
+    /// parks within a station's grounds are a handful.
+    static let maximumEnclosingCandidates = 64
+    /// The most bytes of an outline read: ``MapFeature/maximumLinePoints`` pairs.
+    static let maximumOutlineBytes = MapFeature.maximumLinePoints * 8
+
+    /// The smallest named area (``MapFeature/outline``) holding `point`: a square, a park, a
+    /// station. Its box first (`area_box`), then its outline (even-odd rule, on the units).
+    func enclosingArea(_ point: Coordinate) throws(SQLiteError) -> (name: String, kind: String?)? {
+        let statement = try database.prepare(
+            """
+            SELECT a.name, a.kind, a.outline, (b.max_lat - b.min_lat) * (b.max_lon - b.min_lon) AS size
+            FROM area_box AS b CROSS JOIN areas AS a ON a.id = b.id
+            WHERE b.min_lat <= ?1 AND b.max_lat >= ?1 AND b.min_lon <= ?2 AND b.max_lon >= ?2 ORDER BY size LIMIT \(Self.maximumEnclosingCandidates)
+            """)
+        let y = PlaceIndexWriter.units(point.latitudeDegrees)
+        let x = PlaceIndexWriter.units(point.longitudeDegrees)
+        try statement.bind([.integer(y), .integer(x)])
+        while try statement.step() {
+            guard let outline = statement.blob(2, maximumBytes: Self.maximumOutlineBytes), Self.contains(outline, y: y, x: x) else { continue }
+            let found = (name: statement.text(0) ?? "", kind: statement.text(1))
+            statement.reset()
+            return found
+        }
+        return nil
+    }
+
+    /// Whether the ring of little-endian 32-bit latitude, longitude pairs holds (y, x): a ray
+    /// eastward crosses its edges an odd number of times.
+    static func contains(_ outline: [UInt8], y: Int64, x: Int64) -> Bool {
+        let count = outline.count / 8
+        guard count >= 3 else { return false }
+        func vertex(_ index: Int) -> (y: Double, x: Double) {
+            let value = { (offset: Int) in
+                Int32(littleEndian: outline[offset..<offset + 4].enumerated().reduce(0) { $0 | Int32($1.element) << (8 * $1.offset) })
+            }
+            return (Double(value(index * 8)), Double(value(index * 8 + 4)))
+        }
+        let (py, px) = (Double(y), Double(x))
+        var inside = false
+        var previous = vertex(count - 1)
+        for index in 0..<count {
+            let current = vertex(index)
+            if (current.y > py) != (previous.y > py),
+                px < (previous.x - current.x) * (py - current.y) / (previous.y - current.y) + current.x
+            {
+                inside.toggle()
+            }
+            previous = current
+        }
+        return inside
     }
 
     /// The point of segment a–b nearest `point`, on a local flat projection (metres east and

@@ -38,6 +38,8 @@ public enum PlaceIndexSchema {
         CREATE TABLE segments(id INTEGER PRIMARY KEY, street INTEGER NOT NULL,
             lat1 INTEGER NOT NULL, lon1 INTEGER NOT NULL, lat2 INTEGER NOT NULL, lon2 INTEGER NOT NULL, level INTEGER NOT NULL);
         CREATE VIRTUAL TABLE segment_box USING rtree_i32(id, min_lat, max_lat, min_lon, max_lon);
+        CREATE TABLE areas(id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT, outline BLOB NOT NULL);
+        CREATE VIRTUAL TABLE area_box USING rtree_i32(id, min_lat, max_lat, min_lon, max_lon);
         """
 
     /// Made after the places are in, in one pass rather than row by row.

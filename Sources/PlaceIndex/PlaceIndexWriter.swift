@@ -17,6 +17,8 @@ public final class PlaceIndexWriter {
     private let insertStreetWords: SQLiteDatabase.Statement
     private let insertSegment: SQLiteDatabase.Statement
     private let insertSegmentBox: SQLiteDatabase.Statement
+    private let insertArea: SQLiteDatabase.Statement
+    private let insertAreaBox: SQLiteDatabase.Statement
     /// Kind names and their rows in `kinds`; few (the kinds ``PlaceKind`` names).
     private var kinds: [String: Int64] = [:]
     /// What was written.
@@ -51,6 +53,8 @@ public final class PlaceIndexWriter {
         insertStreetWords = try database.prepare("INSERT INTO street_words(rowid, name, city) VALUES (?, ?, ?)")
         insertSegment = try database.prepare("INSERT INTO segments(street, lat1, lon1, lat2, lon2, level) VALUES (?, ?, ?, ?, ?, ?)")
         insertSegmentBox = try database.prepare("INSERT INTO segment_box VALUES (?, ?, ?, ?, ?)")
+        insertArea = try database.prepare("INSERT INTO areas(name, kind, outline) VALUES (?, ?, ?)")
+        insertAreaBox = try database.prepare("INSERT INTO area_box VALUES (?, ?, ?, ?, ?)")
     }
 
     /// Whole units of 1e-7 degree.
@@ -73,6 +77,7 @@ public final class PlaceIndexWriter {
             text(feature.operatorName == feature.names.first ? nil : feature.operatorName),
         ])
         stagedCount += 1
+        if let name = feature.names.first, feature.outline.count >= 3 { try addArea(name, feature) }
         guard let name = feature.names.first, feature.line.count > 1 else { return }
         let id = try streetID(name, city: feature.city)
         for (a, b) in zip(feature.line, feature.line.dropFirst()) {
@@ -84,6 +89,25 @@ public final class PlaceIndexWriter {
             ])
             segmentCount += 1
         }
+    }
+
+    /// An area a walker is in (``MapFeature/outline``): its outline as pairs of 32-bit
+    /// latitude and longitude units, little-endian, and its box.
+    private func addArea(_ name: String, _ feature: MapFeature) throws(SQLiteError) {
+        var outline: [UInt8] = []
+        outline.reserveCapacity(feature.outline.count * 8)
+        for point in feature.outline {
+            for value in [Self.units(point.latitude), Self.units(point.longitude)] {
+                withUnsafeBytes(of: Int32(truncatingIfNeeded: value).littleEndian) { outline += $0 }
+            }
+        }
+        try insertArea.run([.text(name), feature.kind.map(SQLiteDatabase.Value.text) ?? .null, .blob(outline)])
+        let latitudes = feature.outline.map { Self.units($0.latitude) }
+        let longitudes = feature.outline.map { Self.units($0.longitude) }
+        try insertAreaBox.run([
+            .integer(database.lastInsertedRow), .integer(latitudes.min()!), .integer(latitudes.max()!), .integer(longitudes.min()!),
+            .integer(longitudes.max()!),
+        ])
     }
 
     /// The row of `streets` for a street in a town (none: ""), made on first sight.

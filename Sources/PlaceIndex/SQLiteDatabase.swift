@@ -59,6 +59,7 @@ public final class SQLiteDatabase {
         case integer(Int64)
         case real(Double)
         case text(String)
+        case blob([UInt8])
         case null
     }
 
@@ -85,6 +86,8 @@ public final class SQLiteDatabase {
                 case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
                 case .real(let number): code = sqlite3_bind_double(statement, index, number)
                 case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, waypoint_sqlite_transient())
+                case .blob(let bytes):
+                    code = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), waypoint_sqlite_transient()) }
                 case .null: code = sqlite3_bind_null(statement, index)
                 }
                 guard code == SQLITE_OK else { throw database.error(code, "binding parameter \(index)") }

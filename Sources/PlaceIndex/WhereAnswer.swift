@@ -14,4 +14,9 @@ public struct WhereAnswer: Sendable, Equatable {
     /// The address's point or the street's nearest point.
     public var latitude: Double
     public var longitude: Double
+    /// The named square, pedestrian area, park, garden, market or station the position is
+    /// in, the smallest when several are; said first.
+    public var inside: String?
+    /// Its kind (`square`, `park`, `station`).
+    public var insideKind: String?
 }

@@ -22,6 +22,15 @@ public struct MapFeature: Sendable, Equatable {
     /// Whether it is drawn as an area (a building, a park), its point one inside it: a node of
     /// the same name and kind near it is the same object drawn twice (a shop and its building).
     public var isArea = false
+    /// The outer ring of a named square, pedestrian area, park, garden, market or station
+    /// (``enclosingTags``): "where am I" names it first when the wearer is inside. Empty for
+    /// everything else.
+    public var outline: [(latitude: Double, longitude: Double)] = []
+    /// The tags of areas a walker is *in*, and says so, rather than near.
+    package static let enclosingTags: Set<String> = [
+        "place=square", "highway=pedestrian", "leisure=park", "leisure=garden", "railway=station", "public_transport=station",
+        "amenity=marketplace",
+    ]
     /// A street's level: below 0 under the ground (`tunnel=*`, `layer<0`,
     /// `location=underground`), above 0 in the air (`bridge=*`, `layer>0`), else 0.
     public var level = 0
@@ -30,6 +39,7 @@ public struct MapFeature: Sendable, Equatable {
         a.names == b.names && a.kind == b.kind && a.street == b.street && a.housenumber == b.housenumber && a.city == b.city
             && a.latitude == b.latitude && a.longitude == b.longitude && a.line.map(\.latitude) == b.line.map(\.latitude)
             && a.line.map(\.longitude) == b.line.map(\.longitude) && a.isArea == b.isArea && a.level == b.level && a.operatorName == b.operatorName
+            && a.outline.map(\.latitude) == b.outline.map(\.latitude) && a.outline.map(\.longitude) == b.outline.map(\.longitude)
     }
 
     /// A named place at a point, for tests and tools.
@@ -93,11 +103,18 @@ public struct MapFeature: Sendable, Equatable {
                 level = Self.level(tags)
             }
         case "Polygon":
-            point = RepresentativePoint.insidePolygon(Self.rings(coordinates))
+            let rings = Self.rings(coordinates)
+            point = RepresentativePoint.insidePolygon(rings)
             isArea = true
+            if !names.isEmpty, Self.encloses(tags) { outline = Self.thinned(rings.first ?? []).map { ($0.latitude, $0.longitude) } }
         case "MultiPolygon":
-            point = RepresentativePoint.insideMultiPolygon(coordinates.array?.map(Self.rings) ?? [])
+            let polygons = coordinates.array?.map(Self.rings) ?? []
+            point = RepresentativePoint.insideMultiPolygon(polygons)
             isArea = true
+            // The largest part's outer ring: a station's hall, not a shelter apart from it.
+            if !names.isEmpty, Self.encloses(tags), let largest = polygons.compactMap(\.first).max(by: { $0.count < $1.count }) {
+                outline = Self.thinned(largest).map { ($0.latitude, $0.longitude) }
+            }
         default:
             point = nil
         }
@@ -105,6 +122,13 @@ public struct MapFeature: Sendable, Equatable {
         else { return nil }
         latitude = point.latitude
         longitude = point.longitude
+    }
+
+    /// Whether the tags are those of an area a walker is in (``enclosingTags``).
+    static func encloses(_ tags: [String: String]) -> Bool {
+        ["place", "highway", "leisure", "railway", "public_transport", "amenity"].contains { key in
+            tags[key].map { enclosingTags.contains("\(key)=\($0)") } == true
+        }
     }
 
     /// Under, on or above the ground, from the tags that say (see ``level``).

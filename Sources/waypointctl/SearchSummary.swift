@@ -29,6 +29,8 @@ enum SearchSummary {
     static func lines(for report: WhereReport) -> [String] {
         guard let distance = report.distanceMeters else { return ["no address or street near here on the map"] }
         var lines: [String] = []
+        // In a square, a park, a station: said first, as a walker would say where they are.
+        if let inside = report.inside { lines.append("in: \(inside)" + (report.insideKind.map { " (\($0))" } ?? "")) }
         if let address = report.address { lines.append("address: \(address)") } else if let street = report.street {
             lines.append("street: \(street)")
         }

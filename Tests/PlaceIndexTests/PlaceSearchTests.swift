@@ -31,6 +31,7 @@ struct PlaceSearchTests {
         var addresses: [Address]
         var streets: [(name: String, a: (Double, Double), b: (Double, Double), isUnder: Bool)]
         var kinds: [(tag: String, point: Coordinate, isWay: Bool)]
+        var areas: [(name: String, ring: [(Double, Double)])]
     }
 
     nonisolated(unsafe) static var loaded: [String: Extract] = [:]
@@ -74,7 +75,10 @@ struct PlaceSearchTests {
                     $0[5] as? Bool ?? false
                 )
             },
-            kinds: (json["kinds"] as? [[String: Any]] ?? []).map { ($0["tag"] as? String ?? "", point($0), $0["way"] as? Bool ?? false) })
+            kinds: (json["kinds"] as? [[String: Any]] ?? []).map { ($0["tag"] as? String ?? "", point($0), $0["way"] as? Bool ?? false) },
+            areas: (json["areas"] as? [[String: Any]] ?? []).map {
+                ($0["name"] as? String ?? "", ($0["ring"] as? [[Double]] ?? []).map { ($0[0], $0[1]) })
+            })
         loaded[name] = extract
         return extract
     }
@@ -376,6 +380,62 @@ struct PlaceSearchTests {
         print("never a tunnel, \(name): \(checked - wrong.count) of \(checked) points over tunnels")
         if name == "monaco" { #expect(checked > 50, "\(checked) points over tunnels") }
         #expect(wrong.isEmpty, "\(name): \(wrong.count) of \(checked): \(wrong.prefix(10))")
+    }
+
+    /// Whether `ring` holds `point` (even-odd rule in degrees: the oracle's own, apart from the
+    /// index's on its units).
+    static func inside(_ ring: [(Double, Double)], _ point: Coordinate) -> Bool {
+        var inside = false
+        var j = ring.count - 1
+        for i in ring.indices {
+            let (yi, xi) = ring[i]
+            let (yj, xj) = ring[j]
+            if (yi > point.latitudeDegrees) != (yj > point.latitudeDegrees),
+                point.longitudeDegrees < (xj - xi) * (point.latitudeDegrees - yi) / (yj - yi) + xi
+            {
+                inside.toggle()
+            }
+            j = i
+        }
+        return inside
+    }
+
+    /// Issue 40: on the Place du Palais, where answered a tunnel under the rock and never the
+    /// square.
+    @Test("where inside a named square, pedestrian area, park or station names it first", arguments: ["monaco", "andorra"])
+    func insideAnArea(_ name: String) throws {
+        let extract = try Self.extract(name)
+        var checked = 0
+        var wrong: [String] = []
+        for area in extract.areas {
+            // The mean of its corners, when inside it (a ring bent round it is skipped).
+            let here = Coordinate(
+                uncheckedLatitudeDegrees: area.ring.map(\.0).reduce(0, +) / Double(area.ring.count),
+                longitudeDegrees: area.ring.map(\.1).reduce(0, +) / Double(area.ring.count))
+            guard Self.inside(area.ring, here) else { continue }
+            checked += 1
+            // Areas within areas: any holding the point is right (the index says the smallest).
+            let holding = Set(extract.areas.filter { Self.inside($0.ring, here) }.map(\.name))
+            let answer = try extract.reader.whereIs(here)
+            if !holding.contains(answer?.inside ?? "") { wrong.append("\(area.name): \(answer?.inside ?? "nothing")") }
+        }
+        print("inside an area, \(name): \(checked - wrong.count) of \(checked)")
+        if name == "monaco" {
+            #expect(checked >= 10, "\(checked) areas")
+            let palace = try #require(extract.areas.first { $0.name == "Place du Palais" }, "no Place du Palais in the oracle")
+            let here = Coordinate(
+                uncheckedLatitudeDegrees: palace.ring.map(\.0).reduce(0, +) / Double(palace.ring.count),
+                longitudeDegrees: palace.ring.map(\.1).reduce(0, +) / Double(palace.ring.count))
+            #expect(try extract.reader.whereIs(here)?.inside == "Place du Palais")
+        }
+        #expect(wrong.isEmpty, "\(name): \(wrong.count) of \(checked): \(wrong.prefix(10))")
+        // Outside every area, nothing is said to hold the wearer.
+        for here in Self.grid(extract, count: 100) where !extract.areas.contains(where: { Self.inside($0.ring, here) }) {
+            if let inside = try extract.reader.whereIs(here)?.inside {
+                // A relation's area (the oracle reads ways alone) may hold it: not a way's name.
+                #expect(!extract.areas.contains { $0.name == inside }, "\(here.formattedDecimal(fractionDigits: 5)): in \(inside)")
+            }
+        }
     }
 
     /// The point of segment a–b nearest `point`, on a flat local projection (the oracle's own,

@@ -94,7 +94,8 @@ public final class PlaceLookup: Sendable {
                     WhereReport(
                         address: answer.address, street: answer.street, housenumber: answer.housenumber, place: answer.place,
                         distanceMeters: DaemonReplies.tenths(answer.distanceMeters), bearingDegrees: DaemonReplies.tenths(answer.bearingDegrees),
-                        latitude: (answer.latitude * 1e7).rounded() / 1e7, longitude: (answer.longitude * 1e7).rounded() / 1e7))
+                        latitude: (answer.latitude * 1e7).rounded() / 1e7, longitude: (answer.longitude * 1e7).rounded() / 1e7,
+                        inside: answer.inside, insideKind: answer.insideKind))
             } catch {
                 return .error(ControlError(.internal, "\(error)"))
             }

@@ -9,6 +9,8 @@ find, as one JSON object:
              building) at the mean of their nodes with "way": true
   streets:   [[name, lat1, lon1, lat2, lon2, under], ...] segments of named highways; under: a tunnel,
              a layer below 0 or location=underground
+  areas:     [{"name", "ring": [[lat, lon], ...]}]      named closed ways of ENCLOSING_TAGS: where a walker
+             is in a square, a park, a station
   kinds:     [{"tag", "lat", "lon", "way"}]             every node and way (named or not) with one of
              CATEGORY_TAGS, for "the nearest bakery" and "every bakery near"
 usage: oracle.py FILE.osm.pbf
@@ -27,10 +29,14 @@ CATEGORY_TAGS = ["amenity=restaurant", "amenity=cafe", "amenity=pharmacy", "shop
                  "amenity=parking", "amenity=fuel", "amenity=atm", "amenity=bank"]
 
 
+ENCLOSING_TAGS = ["place=square", "highway=pedestrian", "leisure=park", "leisure=garden", "railway=station",
+                  "public_transport=station", "amenity=marketplace"]
+
+
 class Reader(osmium.SimpleHandler):
     def __init__(self):
         super().__init__()
-        self.places, self.addresses, self.streets, self.kinds = [], [], [], []
+        self.places, self.addresses, self.streets, self.kinds, self.areas = [], [], [], [], []
 
     def category(self, tags, lat, lon, way):
         for tag in CATEGORY_TAGS:
@@ -65,6 +71,9 @@ class Reader(osmium.SimpleHandler):
             self.addresses.append({"street": tags["addr:street"], "number": tags["addr:housenumber"],
                                    "lat": sum(p[0] for p in points) / len(points),
                                    "lon": sum(p[1] for p in points) / len(points), "way": True})
+        closed = len(points) >= 4 and w.nodes[0].ref == w.nodes[-1].ref
+        if closed and "name" in tags and any(tags.get(t.split("=")[0]) == t.split("=")[1] for t in ENCLOSING_TAGS):
+            self.areas.append({"name": tags["name"], "ring": [[p[0], p[1]] for p in points]})
         if len(points) >= 2:
             self.category(tags, sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points), True)
         # A way clipped by the extract to a single node has no line: osmium's export (and so the
@@ -85,5 +94,6 @@ class Reader(osmium.SimpleHandler):
 
 reader = Reader()
 reader.apply_file(sys.argv[1], locations=True)
-json.dump({"places": reader.places, "addresses": reader.addresses, "streets": reader.streets, "kinds": reader.kinds},
+json.dump({"places": reader.places, "addresses": reader.addresses, "streets": reader.streets, "kinds": reader.kinds,
+           "areas": reader.areas},
           sys.stdout)
