@@ -12,7 +12,10 @@ extension PlaceIndexReader {
     /// The nearest address within ``addressRadiusMeters`` of `point`, else the nearest named
     /// street within `streetRadiusMeters`, with the town; nil when neither is near.
     public func whereIs(_ point: Coordinate, streetRadiusMeters: Double = 2000) throws(PlaceIndexError) -> WhereAnswer? {
-        try lock.withLock { _ throws(PlaceIndexError) in try whereLocked(point, streetRadiusMeters: streetRadiusMeters) }
+        try lock.withLock { _ throws(PlaceIndexError) in
+            defer { resetStatements() }
+            return try whereLocked(point, streetRadiusMeters: streetRadiusMeters)
+        }
     }
 
     private func whereLocked(_ point: Coordinate, streetRadiusMeters: Double) throws(PlaceIndexError) -> WhereAnswer? {
@@ -39,7 +42,7 @@ extension PlaceIndexReader {
     private func nearestAddress(_ point: Coordinate) throws(SQLiteError) -> WhereAnswer? {
         // The places of the few id ranges that hold the box, addresses kept: a spatial key's
         // cells are metres across, so the ranges hold the box's places and a few hundred others.
-        let statement = try database.prepare(
+        let statement = try statement(
             """
             SELECT s.name, p.housenumber, p.lat, p.lon FROM places AS p JOIN streets AS s ON s.id = p.street
             WHERE p.id BETWEEN ? AND ? AND p.housenumber IS NOT NULL
@@ -68,7 +71,7 @@ extension PlaceIndexReader {
     /// The nearest segment of a named street at `lowestLevel` or above (``MapFeature/level``):
     /// a bridge is answered when it is nearer than anything on the ground.
     func nearestStreet(_ point: Coordinate, radiusMeters: Double, lowestLevel: Int64) throws(SQLiteError) -> WhereAnswer? {
-        let statement = try database.prepare(
+        let statement = try statement(
             """
             SELECT s.name, g.lat1, g.lon1, g.lat2, g.lon2 FROM segment_box AS b CROSS JOIN segments AS g ON g.id = b.id
             JOIN streets AS s ON s.id = g.street
@@ -104,7 +107,7 @@ extension PlaceIndexReader {
 
     /// The nearest named town within ``townRadiusMeters``, from `town_box` (towns alone).
     private func nearestTown(_ point: Coordinate) throws(SQLiteError) -> String? {
-        let statement = try database.prepare(
+        let statement = try statement(
             "SELECT name, min_lat, min_lon FROM town_box WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?")
         try statement.bind(Self.box(around: point, halfSideMeters: Self.townRadiusMeters).units.map(SQLiteDatabase.Value.integer))
         var best: (name: String, meters: Double)?
@@ -127,7 +130,7 @@ extension PlaceIndexReader {
     /// The smallest named area (``MapFeature/outline``) holding `point`: a square, a park, a
     /// station. Its box first (`area_box`), then its outline (even-odd rule, on the units).
     func enclosingArea(_ point: Coordinate) throws(SQLiteError) -> (name: String, kind: String?)? {
-        let statement = try database.prepare(
+        let statement = try statement(
             """
             SELECT a.name, a.kind, a.outline, (b.max_lat - b.min_lat) * (b.max_lon - b.min_lon) AS size
             FROM area_box AS b CROSS JOIN areas AS a ON a.id = b.id

@@ -19,6 +19,11 @@ public final class PlaceIndexReader: @unchecked Sendable {
     private let vocabulary: TypoVocabulary
     /// Kind names by their rows in `kinds`.
     let kinds: [Int64: String]
+    /// Statements prepared once and run again (preparing costs as much as a small query): at
+    /// most ``maximumStatements``, used under ``lock`` only.
+    private var statements: [String: SQLiteDatabase.Statement] = [:]
+    /// The statements kept: the queries this file and its extensions ask, a few dozen.
+    static let maximumStatements = 32
 
     /// An address farther than this is not "here": the street is said instead.
     public static let addressRadiusMeters = 40.0
@@ -108,11 +113,29 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// Kinds read from an index: ``PlaceKind`` names a few hundred.
     static let maximumKinds = 4096
 
+    /// The statement for `sql`, prepared on first use and kept. A statement is never used
+    /// while it is being stepped by a caller further up (each query here runs to its end, or
+    /// is reset, before another runs it).
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteDatabase.Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        if statements.count < Self.maximumStatements { statements[sql] = statement }
+        return statement
+    }
+
+    /// Ends every kept statement's read, so that no lock on the file outlives a request.
+    func resetStatements() {
+        for statement in statements.values { statement.reset() }
+    }
+
     // MARK: - Search
 
     /// The places `query` names nearest `reference`, best first.
     public func search(_ query: String, near reference: Coordinate, limit: Int = 10) throws(PlaceIndexError) -> [SearchResult] {
-        try lock.withLock { _ throws(PlaceIndexError) in try searchLocked(query, near: reference, limit: limit) }
+        try lock.withLock { _ throws(PlaceIndexError) in
+            defer { resetStatements() }
+            return try searchLocked(query, near: reference, limit: limit)
+        }
     }
 
     private func searchLocked(_ query: String, near reference: Coordinate, limit: Int) throws(PlaceIndexError) -> [SearchResult] {
@@ -128,9 +151,8 @@ public final class PlaceIndexReader: @unchecked Sendable {
                 results = try category(kinds, near: reference, limit: limit)
                 // A place named exactly so ("Office du Tourisme", "Info") is asked for too, a
                 // doubling of distance ahead of its neighbours.
-                let typed = words.joined(separator: " ")
-                for var named in try names(words, near: reference, limit: limit) where TextFolding.folded(named.name ?? "") == typed
-                    && !results.contains(where: { $0.latitude == named.latitude && $0.longitude == named.longitude }) {
+                for var named in try exactlyNamed(words, near: reference)
+                where !results.contains(where: { $0.latitude == named.latitude && $0.longitude == named.longitude }) {
                     named.score = 10.3 - Self.distancePenalty(named.distanceMeters, weight: 3)
                     results.append(named)
                 }
@@ -180,7 +202,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
     private func category(_ names: Set<String>, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
         let codes = kinds.filter { names.contains($0.value) }.keys.sorted()
         guard !codes.isEmpty else { return [] }
-        let statement = try database.prepare(
+        let statement = try statement(
             "SELECT \(Self.placeColumns) WHERE p.id IN "
                 + "(SELECT id FROM kind_box WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND kind IN ("
                 + codes.map { _ in "?" }.joined(separator: ", ") + "))")
@@ -259,7 +281,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
             for joint in ["-", "/", " ", ""] { housenumbers.insert(a + joint + b) }
         }
         let match = Self.matchAll(streetWords, typos: typos)
-        let statement = try database.prepare(
+        let statement = try statement(
             "SELECT \(Self.placeColumns) WHERE p.street IN (SELECT rowid FROM street_words WHERE street_words MATCH ? LIMIT "
                 + "\(Self.maximumCandidates)) AND lower(p.housenumber) IN (" + housenumbers.map { _ in "?" }.joined(separator: ", ")
                 + ") AND p.housenumber IS NOT NULL")
@@ -279,6 +301,26 @@ public final class PlaceIndexReader: @unchecked Sendable {
         return results
     }
 
+    /// Places named exactly `words`, when the words are in at most ``maximumCandidates`` names
+    /// (else the name is too common to be what a category word asks for, and the category
+    /// answers): one full-text match, no prefix, no typo.
+    private func exactlyNamed(_ words: [String], near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
+        let match = words.map { "\"" + $0.replacingQuotes + "\"" }.joined(separator: " AND ")
+        let all = try statement("SELECT rowid FROM name_words WHERE name_words MATCH ? LIMIT \(Self.maximumCandidates + 1)")
+        try all.bind([.text(match)])
+        var ids: [Int64] = []
+        while try all.step() { ids.append(all.integer(0)) }
+        guard ids.count <= Self.maximumCandidates else { return [] }
+        let place = try statement("SELECT \(Self.placeColumns) WHERE p.id = ?")
+        let typed = words.joined(separator: " ")
+        var found: [SearchResult] = []
+        for id in ids {
+            try place.bind([.integer(id)])
+            if try place.step(), case let result = row(place, from: reference), TextFolding.folded(result.name ?? "") == typed { found.append(result) }
+        }
+        return found
+    }
+
     /// The most addresses of a street read for the numbers nearest one the map lacks.
     static let maximumStreetAddresses = 2000
 
@@ -292,7 +334,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
         var results = try names(streetWords, near: reference, limit: limit).filter { $0.kind.map(Self.lineKinds.contains) == true }
         guard !results.isEmpty else { return [] }
         for index in results.indices { results[index].score += 30 }
-        let statement = try database.prepare(
+        let statement = try statement(
             "SELECT \(Self.placeColumns) WHERE p.street IN (SELECT rowid FROM street_words WHERE street_words MATCH ? LIMIT "
                 + "\(Self.maximumCandidates)) AND p.housenumber IS NOT NULL LIMIT \(Self.maximumStreetAddresses)")
         try statement.bind([.text(Self.matchAll(streetWords, typos: typos))])
@@ -348,7 +390,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// is the match's list once, then its entries in the boxes: it grows with the answer's
     /// neighbourhood, whatever the places' ids.
     private func nameMatches(_ match: String, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
-        let place = try database.prepare("SELECT \(Self.placeColumns) WHERE p.id = ?")
+        let place = try statement("SELECT \(Self.placeColumns) WHERE p.id = ?")
         let read = { (ids: [Int64]) throws(SQLiteError) -> [SearchResult] in
             var results: [SearchResult] = []
             for id in ids {
@@ -357,12 +399,12 @@ public final class PlaceIndexReader: @unchecked Sendable {
             }
             return results
         }
-        let all = try database.prepare("SELECT rowid FROM name_words WHERE name_words MATCH ? LIMIT \(Self.maximumCandidates + 1)")
+        let all = try statement("SELECT rowid FROM name_words WHERE name_words MATCH ? LIMIT \(Self.maximumCandidates + 1)")
         try all.bind([.text(match)])
         var ids: [Int64] = []
         while try all.step() { ids.append(all.integer(0)) }
         guard ids.count > Self.maximumCandidates else { return try read(ids) }
-        let inRange = try database.prepare(
+        let inRange = try statement(
             "SELECT rowid FROM name_words WHERE name_words MATCH ? AND rowid BETWEEN ? AND ? LIMIT \(Self.maximumCandidates)")
         var results: [SearchResult] = []
         try grow(around: reference) { box throws(SQLiteError) in
