@@ -123,7 +123,9 @@ struct LinkEvidence {
         read(latitude + "," + longitude, as: standing)
     }
 
-    /// The place, or why there is none. A short plus code is completed near `reference`.
+    /// The place, or why there is none. A short plus code is completed near the link's own
+    /// map centre, where the map was looking (`/maps/place/PCQH+F8+Monaco/@43.73,7.42,17z`),
+    /// else near `reference` (issue 40: completed near the wearer, it was 16 km from Paris).
     func settled(near reference: Coordinate?) -> Result<Location, LocationError> {
         let cleanName = name.flatMap(PlaceName.cleaned)
         if let pin = pins.first {
@@ -131,7 +133,7 @@ struct LinkEvidence {
             return .success(Location(coordinate: pin, name: cleanName, source: source, precisionMeters: uncertaintyMeters))
         }
         if let plusCode {
-            return LocationParser.plusCode(plusCode, near: reference).map { found in
+            return LocationParser.plusCode(plusCode, near: centres.first ?? reference).map { found in
                 var location = found
                 location.name = cleanName
                 return location

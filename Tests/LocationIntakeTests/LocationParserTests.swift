@@ -205,6 +205,17 @@ struct LocationParserTests {
         #expect(LocationParser.shortCodeAndLocality("PCQH+F8 " + String(repeating: "a", count: 101)) == nil)
     }
 
+    /// Issue 40: a Google link to a short code, with its own map centre in Monaco, was completed
+    /// near the wearer in Paris. The full code from the reference implementation (PyPI
+    /// openlocationcode, recoverNearest near Monaco).
+    @Test("a short plus code in a link is completed near the link's own map centre")
+    func shortCodeInALink() throws {
+        let paris = Coordinate(uncheckedLatitudeDegrees: 48.8566, longitudeDegrees: 2.3522)
+        let location = try LocationParser.parse("https://www.google.com/maps/place/PCQH%2BF8+Monaco/@43.7386,7.4283,17z", near: paris)
+        #expect(location.completion?.fullCode == "8FM9PCQH+F8")
+        #expect(abs(location.coordinate.latitudeDegrees - 43.7386875) < 1e-6 && abs(location.coordinate.longitudeDegrees - 7.4283125) < 1e-6)
+    }
+
     /// Issue 40: "a Apple Maps short link".
     @Test("the article agrees with the service's name")
     func articles() {
