@@ -486,15 +486,20 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// point is one inside it, not where the node is.
     static let sameObjectMeters = 150.0
 
-    /// One result per object: the ways of one street, and a named node and an area of the same
-    /// name and kind (within ``sameObjectMeters``). Never two nodes, never by name alone, never
+    /// One result per object: the ways of one street, a named node and an area of the same
+    /// name and kind (within ``sameObjectMeters``), two areas of one name whose points inside
+    /// are the same. Never two nodes, never by name alone, never
     /// an unnamed place: each unnamed ATM is one, and so is each of two stops of one name on
     /// the two sides of a street (issue 40).
     private static func distinct(_ results: [SearchResult]) -> [SearchResult] {
         var kept: [SearchResult] = []
         for result in results
         where !kept.contains(where: { other in
-            guard let name = result.name, other.name == name, other.kind == result.kind else { return false }
+            guard let name = result.name, other.name == name else { return false }
+            // Two areas of one name drawn over one another (a town and its boundary): one
+            // point inside both, one place to a walker ("Monaco (town)" and "Monaco", 33 m).
+            if other.isArea, result.isArea, other.latitude == result.latitude, other.longitude == result.longitude { return true }
+            guard other.kind == result.kind else { return false }
             if let kind = result.kind, lineKinds.contains(kind) {
                 return abs(other.latitude - result.latitude) < sameStreetDegrees && abs(other.longitude - result.longitude) < sameStreetDegrees
             }

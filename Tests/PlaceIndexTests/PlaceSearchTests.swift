@@ -277,6 +277,11 @@ struct PlaceSearchTests {
         #expect(try first("tourist office").name == "Office de Tourisme")
         #expect(try first("casino").name == "Casino de Monte Carlo")
         #expect(try first("casinno").name == "Casino de Monte Carlo")
+        // "Monaco (town), 33 m" and "Monaco, 33 m": the town and its boundary, one place.
+        let monaco = try extract.reader.search("Monaco", near: here, limit: 10)
+        for (index, result) in monaco.enumerated() {
+            #expect(!monaco.prefix(index).contains { $0.name == result.name && Self.meters(point($0), point(result)) < 1 }, "\(monaco.map { "\($0.name ?? "-") (\($0.kind ?? "-"))" })")
+        }
         // Its English name, from name:en.
         #expect(try first("Monte-Carlo Casino and Opera House").name == "Casino de Monte Carlo")
         // Every ATM of the map, not 6 of them, told apart by ear: whose it is and where, not
