@@ -27,6 +27,8 @@ public enum MapImport {
         public var indexBytes: Int
         /// Places left out because thousands shared one spot (``SpatialKey``).
         public var crowdedPlaces: Int
+        /// Whether the walking routes' database was built beside the index (Routino installed).
+        public var routesBuilt: Bool
     }
 
     /// Why an import failed; the old index is untouched in every case.
@@ -43,6 +45,8 @@ public enum MapImport {
         case noRoom(directory: String, neededBytes: UInt64, availableBytes: UInt64)
         /// Stopped by a signal (SIGINT, SIGTERM).
         case interrupted
+        /// Routino's planetsplitter could not build the routes from the extract.
+        case routesFailed(path: String, reason: String)
         case index(SQLiteError)
         case file(String)
 
@@ -65,6 +69,8 @@ public enum MapImport {
                     + "free some space, or import a smaller region (the index in use is unchanged)"
             case .interrupted:
                 "interrupted; the index in use is unchanged, and nothing of the new one is left"
+            case .routesFailed(let path, let reason):
+                "Routino's planetsplitter could not build walking routes from \(path) (\(reason)); the index and routes in use are unchanged"
             case .index(let error):
                 "cannot write the new index: \(error); the index in use is unchanged"
             case .file(let message):
@@ -84,15 +90,20 @@ public enum MapImport {
             case writing
             /// The word indexes are merged and the file is made durable.
             case finishing
+            /// Routino's planetsplitter builds the walking routes' database (when installed).
+            case routes
         }
 
         public var phase: Phase
         /// How much of the phase is done, 0 to 1; nil when unknown.
         public var fraction: Double?
+        /// The steps this import has: 4 with routes, 3 without Routino.
+        public var steps: Int
 
-        public init(phase: Phase, fraction: Double?) {
+        public init(phase: Phase, fraction: Double?, steps: Int = Phase.allCases.count) {
             self.phase = phase
             self.fraction = fraction
+            self.steps = steps
         }
     }
 
@@ -125,9 +136,14 @@ public enum MapImport {
         let errors = scratch + ".log"
         let building = scratch + ".sqlite"
         let nodes = scratch + ".nodes"
+        let newRoutes = scratch + ".routes"
+        let oldRoutes = scratch + ".old-routes"
         defer {
             for path in [errors, building, nodes] { try? FileSystem.removeFile(path) }
+            for path in [newRoutes, oldRoutes] { try? FileSystem.removeDirectoryOfFiles(path, maximumFiles: maximumRouteFiles) }
         }
+        let splitter = Routino.splitter()
+        let steps = Progress.Phase.allCases.count - (splitter == nil ? 1 : 0)
         let timestamp = try Self.timestamp(osmium, extract, errors: errors)
         let export: SpawnedProcess
         do throws(SpawnedProcess.StartError) {
@@ -157,7 +173,7 @@ public enum MapImport {
                 }
                 // The pass osmium is in: its relations first (quick), then everything.
                 let offset = ProcessFileOffset.offset(process: export.processID, canonicalPath: canonicalExtract)
-                progress(Progress(phase: .reading, fraction: offset.map { min(1, Double($0) / Double(max(extractBytes, 1))) }))
+                progress(Progress(phase: .reading, fraction: offset.map { min(1, Double($0) / Double(max(extractBytes, 1))) }, steps: steps))
             }
             guard Self.mayKeep(json), let value = try? JSONParser.parse(json), let feature = MapFeature(geoJSON: value) else { return true }
             do throws(SQLiteError) {
@@ -184,13 +200,17 @@ public enum MapImport {
             finished = try writer.finish(source: name, timestamp: timestamp) { done, total in
                 if interrupted() { return false }
                 let writing = done < total
-                progress(Progress(phase: writing ? .writing : .finishing, fraction: writing ? Double(done) / Double(max(total, 1)) : nil))
+                progress(Progress(phase: writing ? .writing : .finishing, fraction: writing ? Double(done) / Double(max(total, 1)) : nil, steps: steps))
                 return true
             }
         } catch {
             throw error.isDiskFull || Self.isOutOfRoom(building) ? .diskFull(directory: stateDirectory) : .index(error)
         }
         guard finished else { throw .interrupted }
+        if let splitter {
+            progress(Progress(phase: .routes, fraction: nil, steps: steps))
+            try Routino.build(splitter, extract: extract, into: newRoutes, errors: errors, interrupted: interrupted)
+        }
         let info = PlaceIndexInfo(
             source: name, timestamp: timestamp, places: writer.placeCount, addresses: writer.addressCount,
             streetSegments: writer.segmentCount)
@@ -202,14 +222,32 @@ public enum MapImport {
             try descriptor.sync()
             bytes = try descriptor.size()
             if interrupted() { throw Errno(rawValue: EINTR) }
-            try FileSystem.rename(building, to: stateDirectory + "/" + fileName)
+            // The pair together: the old routes aside, the new ones and the index in, the old
+            // ones gone. Without Routino the old routes go too (they are another extract's).
+            let routes = stateDirectory + "/" + routesDirectoryName
+            let hadRoutes = (try? FileSystem.kind(of: routes)) == .directory
+            if hadRoutes { try FileSystem.rename(routes, to: oldRoutes) }
+            do throws(Errno) {
+                if splitter != nil { try FileSystem.rename(newRoutes, to: routes) }
+                try FileSystem.rename(building, to: stateDirectory + "/" + fileName)
+            } catch {
+                // The old pair back as it was.
+                if splitter != nil, (try? FileSystem.kind(of: routes)) == .directory { try? FileSystem.rename(routes, to: newRoutes) }
+                if hadRoutes { try? FileSystem.rename(oldRoutes, to: routes) }
+                throw error
+            }
         } catch {
             if error.rawValue == EINTR { throw .interrupted }
             if error == .noSpace || Self.isOutOfRoom(building) { throw .diskFull(directory: stateDirectory) }
             throw .file("cannot put the new index in place in \(stateDirectory): \(error)")
         }
-        return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes, crowdedPlaces: writer.crowdedCount)
+        return Summary(info: info, skippedFeatures: skipped, indexBytes: bytes, crowdedPlaces: writer.crowdedCount, routesBuilt: splitter != nil)
     }
+
+    /// The routes' directory beside the index in the state directory.
+    public static let routesDirectoryName = "routes"
+    /// Files in a routes directory: Routino writes five, and its temporary files while it runs.
+    static let maximumRouteFiles = 64
 
     /// The start of an import's scratch files' names, then its process id.
     static let scratchPrefix = ".import-"
@@ -221,7 +259,12 @@ public enum MapImport {
         for name in names where name.hasPrefix(scratchPrefix) {
             let digits = name.dropFirst(scratchPrefix.count).prefix { $0.isNumber }
             guard let process = Int32(digits), process != getpid(), kill(process, 0) == -1, errno == ESRCH else { continue }
-            try? FileSystem.removeFile(directory + "/" + name)
+            let path = directory + "/" + name
+            if (try? FileSystem.kind(of: path)) == .directory {
+                try? FileSystem.removeDirectoryOfFiles(path, maximumFiles: maximumRouteFiles)
+            } else {
+                try? FileSystem.removeFile(path)
+            }
         }
     }
 
@@ -295,7 +338,7 @@ public enum MapImport {
     }
 
     /// The first line osmium wrote on its standard error, at most 200 bytes.
-    private static func firstLine(_ path: String) -> String? {
+    static func firstLine(_ path: String) -> String? {
         guard let bytes = try? LinuxFileReading().contents(ofRegularFile: path, maximumBytes: 4096, followingLinks: false)
         else { return nil }
         let line = bytes.split(separator: UInt8(ascii: "\n")).first.map { String(decoding: $0.prefix(200), as: UTF8.self) }

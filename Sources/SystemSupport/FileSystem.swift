@@ -91,6 +91,25 @@ public enum FileSystem {
         _ = try SystemCall.valueOrErrno { symlink(target, path) }.get()
     }
 
+    /// Removes an empty directory. Corresponds to `rmdir(2)`.
+    /// - Throws: The `Errno` that `rmdir` failed with, e.g. `ENOENT`, `ENOTEMPTY`.
+    public static func removeDirectory(_ path: String) throws(Errno) {
+        _ = try SystemCall.valueOrErrno { rmdir(path) }.get()
+    }
+
+    /// Removes a directory of files (no directory inside it), at most `maximumFiles` of them,
+    /// then the directory; nothing when it is not there.
+    public static func removeDirectoryOfFiles(_ path: String, maximumFiles: Int) throws(Errno) {
+        let names: [String]
+        do throws(Errno) {
+            names = try Self.names(inDirectory: path, maximum: maximumFiles)
+        } catch where error == .noSuchFileOrDirectory {
+            return
+        }
+        for name in names { try removeFile(path + "/" + name) }
+        try removeDirectory(path)
+    }
+
     /// Removes a name of a file (not a directory). Corresponds to `unlink(2)`.
     ///
     /// - Parameter path: The file to remove.

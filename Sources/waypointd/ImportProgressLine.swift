@@ -30,7 +30,7 @@ struct ImportProgressLine {
         let interval: Duration = onTerminal ? .milliseconds(500) : .seconds(10)
         guard newPhase || lastShown.map({ now - $0 >= interval }) ?? true else { return }
         lastShown = now
-        let text = Self.text(MapImport.Progress(phase: progress.phase, fraction: fraction), left: secondsLeft(fraction, at: now))
+        let text = Self.text(MapImport.Progress(phase: progress.phase, fraction: fraction, steps: progress.steps), left: secondsLeft(fraction, at: now))
         fputs(onTerminal ? "\r\u{1B}[K" + text : text + "\n", stderr)
         written = true
     }
@@ -56,8 +56,9 @@ struct ImportProgressLine {
             case .reading: "reading the extract"
             case .writing: "writing the index"
             case .finishing: "finishing the index"
+            case .routes: "building the walking routes"
             }
-        let step = "step \(progress.phase.rawValue + 1) of \(MapImport.Progress.Phase.allCases.count), \(name)"
+        let step = "step \(progress.phase.rawValue + 1) of \(progress.steps), \(name)"
         guard let fraction = progress.fraction else { return step + "…" }
         var text = step + ": \(Int(fraction * 100)) %"
         if let left { text += left >= 90 ? ", about \(Int((left / 60).rounded())) min left" : ", about \(max(1, Int(left.rounded()))) s left" }
