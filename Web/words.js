@@ -179,8 +179,10 @@ export function describeWhere(w) {
   const street = [w.housenumber, w.street].filter(Boolean).join(' ') || w.address;
   const parts = [street, w.place].filter(Boolean);
   if (!parts.length) return 'The map knows no address near here.';
-  // In a square, a park, a station: said first.
-  let text = (w.inside ? `You are in ${w.inside}, near ` : 'You are near ') + parts.join(', ');
+  // In a square, a park, a station: said first; then which side of a street, as waypointctl says.
+  const side = !w.housenumber && w.street && isNum(w.bearing_deg) && isNum(w.distance_m) && w.distance_m >= 3
+    ? `on the ${['north', 'east', 'south', 'west'][Math.floor((((w.bearing_deg + 180) % 360) + 45) / 90) % 4]} side of ` : 'near ';
+  let text = (w.inside ? `You are in ${w.inside}, ` : 'You are ') + side + parts.join(', ');
   if (isNum(w.distance_m) && w.distance_m >= 5 && isNum(w.bearing_deg)) {
     text += ` (${distanceWords(w.distance_m, w.bearing_deg, 'to the ')})`;
   }

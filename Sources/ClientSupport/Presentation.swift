@@ -44,6 +44,13 @@ extension Presentation {
         return "\(whole)° \(point)"
     }
 
+    /// `north`: the side of a street a walker is on, from the direction in which its nearest
+    /// point lies (a street due south is one whose north side the walker is on): north, east,
+    /// south or west, since a street has two sides and a walker turns by quarters.
+    public static func side(streetBearingDegrees: Double) -> String {
+        ["north", "east", "south", "west"][Int((Angle.normalized(streetBearingDegrees + 180) + 45) / 90) % 4]
+    }
+
     /// `NE`: the compass point of a direction rounded as ``wholeDegrees(_:)`` rounds it.
     public static func compassPoint(degrees: Double) -> String? {
         CompassPoint(bearingDegrees: Double(wholeDegrees(degrees)))?.abbreviation

@@ -25,7 +25,10 @@ enum SearchSummary {
         return label
     }
 
-    /// `address: …`, `street: …`, `town: …`, `distance: …` lines.
+    /// Nearer a street than this, which side the walker is on is within a fix's error.
+    static let minimumSideMeters = 3.0
+
+    /// `in: …`, `address: …`, `street: …`, `side: …`, `town: …`, `distance: …` lines.
     static func lines(for report: WhereReport) -> [String] {
         guard let distance = report.distanceMeters else { return ["no address or street near here on the map"] }
         var lines: [String] = []
@@ -33,6 +36,10 @@ enum SearchSummary {
         if let inside = report.inside { lines.append("in: \(inside)" + (report.insideKind.map { " (\($0))" } ?? "")) }
         if let address = report.address { lines.append("address: \(address)") } else if let street = report.street {
             lines.append("street: \(street)")
+            // Which side: a blind walker crosses to reach the other (issue 40).
+            if let bearing = report.bearingDegrees, distance >= minimumSideMeters {
+                lines.append("side: the \(Presentation.side(streetBearingDegrees: bearing)) side of \(street)")
+            }
         }
         if let place = report.place { lines.append("town: \(place)") }
         lines.append("distance: \(Presentation.distance(meters: distance))" + (report.bearingDegrees.map { " \(Presentation.bearing(degrees: $0))" } ?? ""))

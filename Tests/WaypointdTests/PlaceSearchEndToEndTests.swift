@@ -96,6 +96,12 @@ struct PlaceSearchEndToEndTests {
         output = try ctl("search", "   ")
         #expect(output.status == 64 && output.standardError.contains("search needs something to look for"), "\(output.standardError)")
 
+        // Issue 40: above the tunnel of Boulevard du Larvotto, the street on the surface and the
+        // side of it the walker is on.
+        output = try ctl("where", "--at", "43.7375,7.4245")
+        #expect(
+            output.standardOutput.hasPrefix("street: Avenue d'Ostende\nside: the north side of Avenue d'Ostende\n"), "\(output.standardOutput)")
+
         output = try ctl("where", "--at", Self.monaco)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("town: Monaco"), "\(output.standardOutput)")

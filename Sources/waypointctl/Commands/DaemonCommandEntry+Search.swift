@@ -64,8 +64,8 @@ extension DaemonCommandEntry {
             Where the wearer is, from the map the daemon has loaded: first the named square,
             pedestrian area, park, market or station the wearer is in, if any; the nearest
             address within about 40 m, else the nearest named street on the surface (a tunnel
-            only when nothing else is near), and the town, with the distance and direction to
-            it. Map data © OpenStreetMap contributors (ODbL).
+            only when nothing else is near) and which side of it you are on, and the town, with
+            the distance and direction to it. Map data © OpenStreetMap contributors (ODbL).
 
             --at PLACE     ask about this place instead of the current fix
             --json         {"address", "street", "housenumber", "place", "distance_m", "lat", "lon",
