@@ -11,6 +11,9 @@ from its place: latency (median, p95) and correctness against the generator's tr
 A kind's queries stop after --budget seconds (default 60): a search that takes seconds is
 reported with how many of its queries were asked, not waited for for an hour.
 
+The import builds Routino's walking database too when Routino is installed (issue 41): its time
+and memory are in the import's, its size on a row of its own.
+
 Aims (issue 39): import <= 180 s and <= 128 MB peak; <= 120 bytes a place; search p95 <= 20 ms
 for each kind (where <= 10 ms); the nearest instance of a repeated name in the first 3 and an
 address first for >= 95 % and >= 99 % of their queries, a category's first result within 5 m of
@@ -85,6 +88,13 @@ def tree_rss_kb(root):
     return total, anon
 
 
+def directory_bytes(path):
+    """The bytes of the files in a directory (Routino's database), or None when there is none."""
+    if not os.path.isdir(path):
+        return None
+    return sum(os.path.getsize(os.path.join(path, name)) for name in os.listdir(path))
+
+
 def sample_tree(process, peak):
     """Keeps the highest sums of tree_rss_kb while `process` runs, every 20 ms."""
     while process.poll() is None:
@@ -119,7 +129,8 @@ def imported(waypointd, pbf, cache):
     if process.returncode != 0:
         sys.exit(f"city.py: the import failed: {stderr.strip()[-500:]}")
     figures = {"waypointd": key, "seconds": seconds, "peak_kb": peak["rss"], "peak_anon_kb": peak["anon"],
-               "bytes": os.path.getsize(os.path.join(state, "places.sqlite")), "summary": stdout}
+               "bytes": os.path.getsize(os.path.join(state, "places.sqlite")), "summary": stdout,
+               "routes_bytes": directory_bytes(os.path.join(state, "routes"))}
     with open(figures_path, "w") as file:
         json.dump(figures, file)
     return state, figures
@@ -154,11 +165,16 @@ def main():
         ("city.places", places, f"({data['city']['buildings']} addressed buildings, a {data['city']['side_m'] / 1000:.1f} km square)"),
         ("city.import.seconds", f"{figures['seconds']:.0f}", f"s (aim <= 180: {'ok' if figures['seconds'] <= 180 else 'OVER AIM'})"),
         ("city.import.peak_rss", figures["peak_kb"],
-         f"kB, waypointd and osmium together ({figures['peak_anon_kb']} kB of it anonymous; aim <= 131072: "
+         f"kB, waypointd and its child programs together ({figures['peak_anon_kb']} kB of it anonymous; aim <= 131072: "
          f"{'ok' if figures['peak_kb'] <= 131072 else 'OVER AIM'})"),
         ("city.index.bytes_per_place", f"{figures['bytes'] / places:.0f}",
          f"bytes ({figures['bytes'] // 1048576} MiB; aim <= 120: {'ok' if figures['bytes'] / places <= 120 else 'OVER AIM'})"),
     ]
+    if figures.get("routes_bytes") is not None:
+        rows.append(("city.routes.bytes", figures["routes_bytes"] // 1048576,
+                     "MiB (Routino's walking database, built within the import's time and peak above)"))
+    else:
+        rows.append(("city.routes.bytes", "none", "(Routino is not installed: the import's figures are the index's alone)"))
     with tempfile.TemporaryDirectory(prefix="run-", dir=cache) as run_state:
         # The daemon's own state beside a link to the cached index, which it only reads.
         os.link(os.path.join(state, "places.sqlite"), os.path.join(run_state, "places.sqlite"))
