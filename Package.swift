@@ -118,7 +118,7 @@ let package = Package(
             name: "waypointctl",
             dependencies: [
                 "ClientSupport", "CommandLineSupport", "ControlProtocol", "DaemonClient", "Geodesy", "Geomagnetism",
-                "GPX", "Guidance", "LocationIntake", "SystemSupport", "TextFormats",
+                "GPX", "Guidance", "LocationIntake", "Places", "SystemSupport", "TextFormats",
             ],
             linkerSettings: releaseLinking),
         .executableTarget(

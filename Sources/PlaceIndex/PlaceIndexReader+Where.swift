@@ -6,9 +6,6 @@ import Glibc
 #endif
 
 extension PlaceIndexReader {
-    /// The kinds of place that name a town for "where am I".
-    static let townKinds = ["city", "town", "village", "suburb", "quarter", "neighbourhood", "hamlet"]
-
     /// The nearest address within ``addressRadiusMeters`` of `point`, else the nearest named
     /// street within `streetRadiusMeters`, with the town; nil when neither is near.
     public func whereIs(_ point: Coordinate, streetRadiusMeters: Double = 2000) throws(PlaceIndexError) -> WhereAnswer? {

@@ -305,20 +305,31 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// (else the name is too common to be what a category word asks for, and the category
     /// answers): one full-text match, no prefix, no typo.
     private func exactlyNamed(_ words: [String], near reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
-        let match = words.map { "\"" + $0.replacingQuotes + "\"" }.joined(separator: " AND ")
+        let ids = try nameIDs(words.map { "\"" + $0.replacingQuotes + "\"" }.joined(separator: " AND "))
+        guard ids.count <= Self.maximumCandidates else { return [] }
+        let typed = words.joined(separator: " ")
+        return try places(ids, from: reference).filter { TextFolding.folded($0.name ?? "") == typed }
+    }
+
+    /// The ids of the places whose names a full-text match finds, at most one more than
+    /// ``maximumCandidates`` (which tells "all of them" from "too many").
+    private func nameIDs(_ match: String) throws(SQLiteError) -> [Int64] {
         let all = try statement("SELECT rowid FROM name_words WHERE name_words MATCH ? LIMIT \(Self.maximumCandidates + 1)")
         try all.bind([.text(match)])
         var ids: [Int64] = []
         while try all.step() { ids.append(all.integer(0)) }
-        guard ids.count <= Self.maximumCandidates else { return [] }
+        return ids
+    }
+
+    /// The places of these ids, with distance and direction from `reference`.
+    private func places(_ ids: [Int64], from reference: Coordinate) throws(SQLiteError) -> [SearchResult] {
         let place = try statement("SELECT \(Self.placeColumns) WHERE p.id = ?")
-        let typed = words.joined(separator: " ")
-        var found: [SearchResult] = []
+        var results: [SearchResult] = []
         for id in ids {
             try place.bind([.integer(id)])
-            if try place.step(), case let result = row(place, from: reference), TextFolding.folded(result.name ?? "") == typed { found.append(result) }
+            if try place.step() { results.append(row(place, from: reference)) }
         }
-        return found
+        return results
     }
 
     /// The most addresses of a street read for the numbers nearest one the map lacks.
@@ -390,20 +401,8 @@ public final class PlaceIndexReader: @unchecked Sendable {
     /// is the match's list once, then its entries in the boxes: it grows with the answer's
     /// neighbourhood, whatever the places' ids.
     private func nameMatches(_ match: String, near reference: Coordinate, limit: Int) throws(SQLiteError) -> [SearchResult] {
-        let place = try statement("SELECT \(Self.placeColumns) WHERE p.id = ?")
-        let read = { (ids: [Int64]) throws(SQLiteError) -> [SearchResult] in
-            var results: [SearchResult] = []
-            for id in ids {
-                try place.bind([.integer(id)])
-                if try place.step() { results.append(self.row(place, from: reference)) }
-            }
-            return results
-        }
-        let all = try statement("SELECT rowid FROM name_words WHERE name_words MATCH ? LIMIT \(Self.maximumCandidates + 1)")
-        try all.bind([.text(match)])
-        var ids: [Int64] = []
-        while try all.step() { ids.append(all.integer(0)) }
-        guard ids.count > Self.maximumCandidates else { return try read(ids) }
+        var ids = try nameIDs(match)
+        guard ids.count > Self.maximumCandidates else { return try places(ids, from: reference) }
         let inRange = try statement(
             "SELECT rowid FROM name_words WHERE name_words MATCH ? AND rowid BETWEEN ? AND ? LIMIT \(Self.maximumCandidates)")
         var results: [SearchResult] = []
@@ -413,7 +412,7 @@ public final class PlaceIndexReader: @unchecked Sendable {
                 try inRange.bind([.text(match), .integer(range.lowerBound), .integer(range.upperBound)])
                 while try inRange.step() { ids.append(inRange.integer(0)) }
             }
-            results = try read(ids)
+            results = try places(ids, from: reference)
             return results.filter { $0.distanceMeters <= box.halfSideMeters }.count >= 2 * limit
         }
         return results

@@ -149,7 +149,7 @@ public final class PlaceIndexWriter {
         // Only the kinds a category asks for: a category search reads nothing else, and most
         // places with a kind are buildings no one asks for by it.
         let asked = Set(kinds.filter { PlaceKind.isAskedFor($0.key) }.values)
-        let towns = Set(kinds.filter { PlaceIndexReader.townKinds.contains($0.key) }.values)
+        let towns = Set(kinds.filter { PlaceKind.townKinds.contains($0.key) }.values)
         let staged = try database.prepare(
             "SELECT cell, name, names, kind, street, housenumber, lat, lon, area, operator FROM staging ORDER BY cell, rowid")
         var cell: Int64 = -1

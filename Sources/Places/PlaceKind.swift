@@ -47,6 +47,10 @@ public enum PlaceKind {
     /// ``CategoryWords``' table, in five languages.
     public static let queries: [String: Set<String>] = CategoryWords.kinds
 
+    /// The kinds of place that name a town, a city down to a hamlet: "where am I" says the
+    /// nearest, and a short plus code written with a town is completed near it.
+    public static let townKinds: Set<String> = ["city", "town", "village", "suburb", "quarter", "neighbourhood", "hamlet"]
+
     /// The fewest letters typed that ask for a category by a word's beginning (`boulang`).
     public static let minimumPrefixBytes = 4
 

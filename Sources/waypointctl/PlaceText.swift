@@ -3,6 +3,7 @@ import ControlProtocol
 import DaemonClient
 import Geodesy
 import LocationIntake
+import Places
 import TextFormats
 
 /// A place typed on the command line, in any form ``LocationParser`` reads (coordinates,
@@ -80,9 +81,6 @@ enum PlaceText {
         }
     }
 
-    /// The kinds of place that name a town (a city down to a hamlet).
-    static let townKinds: Set<String> = ["city", "town", "village", "suburb", "quarter", "neighbourhood", "hamlet", "locality"]
-
     /// The town `locality` names, searched on the daemon's map (a place of a town's kind first).
     private static func town(_ locality: String, code: String, session: DaemonSession) throws(DaemonFailure) -> (name: String, point: Coordinate) {
         let fix = try session.currentFix()
@@ -96,7 +94,7 @@ enum PlaceText {
         }
         switch received.reply {
         case .search(let report):
-            guard let found = report.results.first(where: { $0.kind.map(townKinds.contains) == true }) ?? report.results.first else {
+            guard let found = report.results.first(where: { $0.kind.map(PlaceKind.townKinds.contains) == true }) ?? report.results.first else {
                 throw .input("\(code) is completed near the town named beside it, and '\(printable)' is not on the map"
                     + (report.map.map { " (\($0))" } ?? "") + ": give the full code, or coordinates", .dataError)
             }

@@ -16,6 +16,13 @@ struct RoutesImportTests {
 
     static let monaco = HostileImportTests.data.appendingPathComponent("monaco.osm.pbf").path
 
+    /// A new directory beside `state`, for the programs a test puts on PATH.
+    static func programsDirectory(beside state: String) throws -> String {
+        let bin = state + "/../programs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        return bin
+    }
+
     @Test("an import builds the routes beside the index, map info says so, and Routino's router plans over them")
     func built() throws {
         try Self.requireRoutino()
@@ -44,8 +51,7 @@ struct RoutesImportTests {
         try Self.requireRoutino()
         let (waypointd, state) = try HostileImportTests.prepared()
         // A planetsplitter of our own first on PATH, that fails as a broken one would.
-        let bin = state + "/../fake-routino-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let bin = try Self.programsDirectory(beside: state)
         defer { try? FileManager.default.removeItem(atPath: bin) }
         let fake = bin + "/planetsplitter-slim"
         try Data("#!/bin/sh\necho 'Error: cannot allocate the sort buffer' >&2\nexit 3\n".utf8).write(to: URL(fileURLWithPath: fake))
@@ -62,8 +68,7 @@ struct RoutesImportTests {
         try Self.requireRoutino()
         let (waypointd, state) = try HostileImportTests.prepared()
         // A PATH with osmium and nothing of Routino.
-        let bin = state + "/../only-osmium-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let bin = try Self.programsDirectory(beside: state)
         defer { try? FileManager.default.removeItem(atPath: bin) }
         try FileManager.default.createSymbolicLink(atPath: bin + "/osmium", withDestinationPath: "/usr/bin/osmium")
         let output = try ExternalTool.run(waypointd, ["map", "import", Self.monaco, "--state-dir", state], environment: ["PATH": bin])
