@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "PlaceIndex",
             dependencies: [
-                "CommandLineSupport", "ControlProtocol", "CSQLite", "Geodesy", "Places", "SystemSupport",
+                "CommandLineSupport", "ControlProtocol", "CSQLite", "Geodesy", "Guidance", "Places", "SystemSupport",
                 "TextFormats",
             ]),
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
@@ -110,8 +110,8 @@ let package = Package(
         .executableTarget(
             name: "waypointd",
             dependencies: [
-                "CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "GPSClient", "Guidance", "Haptics", "PlaceIndex",
-                "SystemSupport",
+                "CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "Geodesy", "GPSClient", "Guidance", "Haptics",
+                "LocationIntake", "PlaceIndex", "SystemSupport",
             ],
             linkerSettings: releaseLinking),
         .executableTarget(

@@ -7,6 +7,8 @@ public enum BuzzPattern: String, Sendable, Hashable, CaseIterable {
     case arrived
     /// A route's waypoint reached: a long pulse, then a short one.
     case waypointReached = "waypoint-reached"
+    /// A walk's turn is near: two quick, even taps.
+    case cornerAhead = "corner-ahead"
     /// The fix is lost: two long, slow pulses.
     case gpsLost = "gps-lost"
     /// The heading cannot be trusted: five quick ticks.

@@ -49,6 +49,7 @@ extension ControlReply {
         case .placeMarked: self = .placeMarked(try Self.decode(PlaceMarkReport.self, from: value, messageClass))
         case .search: self = .search(try Self.decode(SearchReport.self, from: value, messageClass))
         case .whereAmI: self = .whereAmI(try Self.decode(WhereReport.self, from: value, messageClass))
+        case .plan: self = .plan(try Self.decode(WalkPlanReport.self, from: value, messageClass))
         case .error:
             let body = try Self.decode(ErrorBody.self, from: value, messageClass)
             if let code = ControlErrorCode(rawValue: body.code) {

@@ -13,6 +13,7 @@ extension ControlReply {
         case calibration = "CALIBRATION"
         case search = "SEARCH"
         case whereAmI = "WHERE"
+        case plan = "PLAN"
         case error = "ERROR"
     }
 
@@ -30,6 +31,7 @@ extension ControlReply {
         case .calibration: .calibration
         case .search: .search
         case .whereAmI: .whereAmI
+        case .plan: .plan
         case .error: .error
         }
     }

@@ -23,6 +23,8 @@ public enum ControlReply: Sendable, Hashable {
     case search(SearchReport)
     /// `{"class":"WHERE","address":…,"street":…,…}`; see ``WhereReport``.
     case whereAmI(WhereReport)
+    /// `{"class":"PLAN","distance_m":…,"shape":[…],"turns":[…],…}`; see ``WalkPlanReport``.
+    case plan(WalkPlanReport)
     /// `{"class":"ERROR","code":…,"message":…}`.
     case error(ControlError)
 
@@ -63,6 +65,8 @@ extension ControlReply: Encodable {
         case .search(let report):
             try report.encode(to: encoder)
         case .whereAmI(let report):
+            try report.encode(to: encoder)
+        case .plan(let report):
             try report.encode(to: encoder)
         case .route(let report):
             var container = encoder.container(keyedBy: CodingKeys.self)

@@ -9,17 +9,27 @@ extension ControlRequest {
     public var line: [UInt8] {
         var fields = RequestFields(cmd: commandName)
         switch self {
-        case .go(let latitude, let longitude, let name):
+        case .go(let latitude, let longitude, let name, let walk):
             fields.lat = latitude
             fields.lon = longitude
             fields.name = name
+            fields.walk = walk
         case .goRecent(let index): fields.recent = index
         case .goPlace(let name): fields.place = name
         case .route(let action):
             fields.action = action.name
-            if case .load(let name, let waypoints) = action {
+            switch action {
+            case .load(let name, let waypoints):
                 fields.name = name
                 fields.waypoints = waypoints.map(PointFields.init)
+            case .plan(let from, let to, let profile, let follow):
+                fields.from = from.map(PointFields.init)
+                fields.lat = to.latitude
+                fields.lon = to.longitude
+                fields.name = to.name
+                fields.profile = profile
+                fields.follow = follow ? true : nil
+            default: break
             }
         case .track(let action):
             fields.action = action.name
@@ -126,6 +136,10 @@ private struct RequestFields: Encodable {
     var minutes: Double?
     var query: String?
     var limit: Int?
+    var walk: Bool?
+    var from: PointFields?
+    var profile: String?
+    var follow: Bool?
 }
 
 /// A route's waypoint as sent: `{"lat":…,"lon":…}` with `name` and `radius` only when known,

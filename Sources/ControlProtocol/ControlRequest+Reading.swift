@@ -20,7 +20,7 @@ extension ControlRequest {
             return .goRecent(Int(index))
         }
         let place = try readPoint(fields)
-        return .go(latitude: place.latitude, longitude: place.longitude, name: place.name)
+        return .go(latitude: place.latitude, longitude: place.longitude, name: place.name, walk: try fields.boolean("walk"))
     }
 
 
@@ -131,6 +131,15 @@ extension ControlRequest {
                 waypoints.append(try readPoint(RequestReader(object: object), prefix: "waypoints[\(index)]."))
             }
             return .load(name: try fields.optionalName("name"), waypoints: waypoints)
+        case "plan":
+            var from: DestinationReport?
+            if let value = fields.object["from"], value != .null {
+                guard let object = value.object else { throw ControlError(.badArgument, "from must be a {\"lat\":…,\"lon\":…} object") }
+                from = try readPoint(RequestReader(object: object), prefix: "from.")
+            }
+            return .plan(
+                from: from, to: try readPoint(fields), profile: try fields.word("profile", among: RouteAction.profiles, default: "foot"),
+                follow: try fields.boolean("follow") ?? false)
         case "next": return .next
         case "previous": return .previous
         case "reverse": return .reverse

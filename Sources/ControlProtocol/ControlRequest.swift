@@ -55,7 +55,9 @@ public enum ControlRequest: Sendable, Hashable {
     public static let maximumRouteWaypoints = 1000
 
     /// Guide to a place. Latitude and longitude are finite and in range; an empty name is nil.
-    case go(latitude: Double, longitude: Double, name: String?)
+    /// `walk`: true plans a walk over the streets and follows it, false guides straight there,
+    /// nil (absent) does what the daemon's `walk` setting says.
+    case go(latitude: Double, longitude: Double, name: String?, walk: Bool? = nil)
     /// Guide to one of the recent destinations: 1 is the most recent.
     case goRecent(Int)
     /// Guide to the place of this name (case-insensitive), else the recent destination of it.

@@ -5,6 +5,11 @@ public enum RouteAction: Sendable, Hashable {
     /// `load`: follow these waypoints, in order, from the first; `name` may be null.
     /// `{"action":"load","name":"Loop","waypoints":[{"lat":…,"lon":…,"name":…,"radius":…},…]}`
     case load(name: String?, waypoints: [DestinationReport])
+    /// `plan`: a walk over the streets from `from` (nil: the fix) to the point `lat`, `lon`
+    /// (`name`), for `profile` (`foot`, `wheelchair`); answered with `PLAN`. With `follow`, the
+    /// daemon guides along it as a route, planned again when the wearer strays.
+    /// `{"action":"plan","lat":…,"lon":…,"from":{"lat":…,"lon":…},"profile":"foot","follow":true}`
+    case plan(from: DestinationReport?, to: DestinationReport, profile: String, follow: Bool)
     /// `next`: skip to the following waypoint.
     case next
     /// `previous`: go back to the waypoint before.
@@ -19,6 +24,7 @@ public enum RouteAction: Sendable, Hashable {
         switch self {
         case .show: "show"
         case .load: "load"
+        case .plan: "plan"
         case .next: "next"
         case .previous: "previous"
         case .reverse: "reverse"
@@ -27,5 +33,8 @@ public enum RouteAction: Sendable, Hashable {
     }
 
     /// Every action's wire name, for messages and help.
-    public static let names = ["show", "load", "next", "previous", "reverse", "clear"]
+    public static let names = ["show", "load", "plan", "next", "previous", "reverse", "clear"]
+
+    /// The walking profiles a plan may ask for: Routino's.
+    public static let profiles = ["foot", "wheelchair"]
 }

@@ -18,11 +18,15 @@ public struct RouteReport: Sendable, Hashable {
     public var remainingMeters: Double?
     /// `finished`: whether the last waypoint has been reached.
     public var isFinished: Bool
+    /// `walk`: the walk planned over the streets this route follows, or absent.
+    public var walk: WalkReport?
 
     /// A report from its parts.
     public init(
-        name: String?, waypoint: Int, count: Int, target: DestinationReport, remainingMeters: Double?, isFinished: Bool
+        name: String?, waypoint: Int, count: Int, target: DestinationReport, remainingMeters: Double?, isFinished: Bool,
+        walk: WalkReport? = nil
     ) {
+        self.walk = walk
         self.name = name
         self.waypoint = waypoint
         self.count = count
@@ -33,7 +37,7 @@ public struct RouteReport: Sendable, Hashable {
 }
 
 extension RouteReport: Codable {
-    enum CodingKeys: String, CodingKey { case name, waypoint, count, target, remaining, finished }
+    enum CodingKeys: String, CodingKey { case name, waypoint, count, target, remaining, finished, walk }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +47,7 @@ extension RouteReport: Codable {
         try container.encode(target, forKey: .target)
         try container.encode(WireNumber(remainingMeters), forKey: .remaining)
         try container.encode(isFinished, forKey: .finished)
+        try container.encodeIfPresent(walk, forKey: .walk)
     }
 
     /// Reads `route`; `waypoint`, `count` and `target` are required, `finished` reads as false
@@ -56,6 +61,7 @@ extension RouteReport: Codable {
             count: try container.decode(Int.self, forKey: .count),
             target: try container.decode(DestinationReport.self, forKey: .target),
             remainingMeters: try container.decodeIfPresent(Double.self, forKey: .remaining),
-            isFinished: try container.decodeIfPresent(Bool.self, forKey: .finished) ?? false)
+            isFinished: try container.decodeIfPresent(Bool.self, forKey: .finished) ?? false,
+            walk: try container.decodeIfPresent(WalkReport.self, forKey: .walk))
     }
 }

@@ -27,6 +27,9 @@ extension DaemonState {
         case destinationChanged(Coordinate?)
         /// A calibration started (true) or ended (false).
         case calibratingChanged(Bool)
+        /// Plan the walk again from `from` (the wearer strayed); the plan, or why there is
+        /// none, comes back as ``DaemonState/walkPlanned(_:to:at:)``.
+        case planWalk(from: Coordinate, to: Coordinate, profile: String)
 
         /// The navigator's action as an effect.
         init(_ action: Navigator.Action) {

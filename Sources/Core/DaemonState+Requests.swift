@@ -55,7 +55,8 @@ extension DaemonState {
     private mutating func dispatch(_ request: ControlRequest, _ context: RequestContext) -> Outcome {
         let seconds = context.seconds
         switch request {
-        case .go(let latitude, let longitude, let name):
+        // A walk (`walk`) is planned by DaemonCore, which starts it with `startWalk`.
+        case .go(let latitude, let longitude, let name, _):
             let coordinate = Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
             return go(SavedDestination(coordinate: coordinate, name: name), at: seconds)
         case .goRecent(let index): return goRecent(index, at: seconds)

@@ -47,6 +47,10 @@ extension DaemonState {
         switch action {
         case .show:
             return .answer(.route)
+        case .plan:
+            // Routino runs outside the state: DaemonCore plans, then starts the walk with
+            // `startWalk`.
+            return .answer(.ok)
         case .load(let name, let points):
             let waypoints = points.map {
                 SavedDestination(

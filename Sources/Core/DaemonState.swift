@@ -37,6 +37,10 @@ public struct DaemonState: Sendable {
         public var name: String?
         /// The waypoints and the one being walked to.
         public var follower: RouteFollower
+        /// The walk over the streets the waypoints come from, when the route is one
+        /// (``DaemonState/startWalk(_:to:profile:at:utcSeconds:)``); a walk is not kept across restarts,
+        /// its waypoints are.
+        public var walk: ActiveWalk? = nil
     }
 
     /// The calibration the heading estimator applies.
@@ -189,6 +193,7 @@ public struct DaemonState: Sendable {
         if fix.hasPosition, let here = fix.coordinate {
             recentFixes.add(PositionAverage.Sample(coordinate: here, errorMeters: fix.horizontalErrorMeters, seconds: time))
             followRoute(fix, at: time, into: &outcome)
+            watchWalk(fix, here: here, at: time, into: &outcome)
         }
         let (actions, _) = pipeline.handle(outcome.record)
         outcome.actions += actions

@@ -8,6 +8,9 @@ public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
     /// A route's waypoint reached (or passed), guiding on to the next: a long pulse, then a
     /// short one ("daa-da"), an arrival cut short and the reverse of `accepted`.
     case waypointReached = "waypoint-reached"
+    /// A walk's turn is about 15 m ahead (``WalkProgress``): two quick, even taps ("di-dit"),
+    /// unlike every other pattern's long pulse, so that a corner is never taken for arrival.
+    case cornerAhead = "corner-ahead"
     /// The fix is gone or too poor to guide: two long, slow pulses.
     case gpsLost = "gps-lost"
     /// The heading cannot be trusted (no compass, interference, not calibrated): five quick
@@ -38,6 +41,7 @@ public enum HapticPattern: String, Sendable, Hashable, CaseIterable {
         case .destinationAccepted: return [pulse(100, 0.5, 120), pulse(300, 1, 0)]
         case .arrived: return Array(repeating: pulse(400, 1, 250), count: 3)
         case .waypointReached: return [pulse(400, 1, 200), pulse(120, 1, 0)]
+        case .cornerAhead: return [pulse(90, 1, 110), pulse(90, 1, 0)]
         case .gpsLost: return [pulse(700, 0.6, 400), pulse(700, 0.6, 0)]
         case .headingUnreliable: return Array(repeating: pulse(60, 0.8, 90), count: 5)
         case .calibrationDone: return [pulse(120, 0.7, 150), pulse(120, 0.7, 150), pulse(600, 0.7, 0)]

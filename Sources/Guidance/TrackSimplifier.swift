@@ -36,8 +36,9 @@ public enum TrackSimplifier {
         }
     }
 
-    /// RDP without recursion (a 100 000-point track must not overflow the stack).
-    private static func douglasPeucker(_ points: [(east: Double, north: Double)], tolerance: Double) -> [Int] {
+    /// RDP without recursion (a 100 000-point track must not overflow the stack): the indices
+    /// kept, the first and last included. Also ``WalkPlan``'s bends.
+    static func douglasPeucker(_ points: [(east: Double, north: Double)], tolerance: Double) -> [Int] {
         var keep = Array(repeating: false, count: points.count)
         keep[0] = true
         keep[points.count - 1] = true
@@ -78,7 +79,8 @@ public enum TrackSimplifier {
         return result
     }
 
-    private static func distanceFromSegment(
+    /// The distance from `point` to the segment from `start` to `end`, metres.
+    static func distanceFromSegment(
         _ point: (east: Double, north: Double), _ start: (east: Double, north: Double), _ end: (east: Double, north: Double)
     ) -> Double {
         let (dx, dy) = (end.east - start.east, end.north - start.north)

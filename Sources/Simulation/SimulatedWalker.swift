@@ -73,6 +73,13 @@ public struct SimulatedWalker: Sendable {
         toldTurn = (degrees, abs(degreesPerSecond))
     }
 
+    /// Pushed `meters` to the right of where the walker faces, at once (a script's `stray`):
+    /// off the path, as after a wrong turn; the walker then heads for the destination again.
+    public mutating func stray(meters: Double) {
+        move(meters: meters, towardDegrees: Angle.normalized(yawDegrees + 90))
+        if activity == .walking || activity == .arrived { activity = .scanning }
+    }
+
     /// The bearing and distance to the destination, if any.
     public var course: GeodesicInverse? {
         destination.map {

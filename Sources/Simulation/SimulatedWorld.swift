@@ -223,6 +223,7 @@ public final class SimulatedWorld: Sendable {
             case .imu(let on): state.board.bus.isDisconnected = !on
             case .stall(let seconds): state.pendingStallSeconds += seconds
             case .turn(let degrees, let rate): state.walker.turn(byDegrees: degrees, degreesPerSecond: rate)
+            case .stray(let meters): state.walker.stray(meters: meters)
             }
         }
     }

@@ -38,6 +38,9 @@ public struct SimulationScript: Sendable, Hashable {
         case stall(seconds: Double)
         /// The wearer turns on the spot by this many degrees (clockwise positive) at this rate.
         case turn(degrees: Double, degreesPerSecond: Double)
+        /// The walker is pushed this many metres to their right, off the path (a walk is then
+        /// planned again).
+        case stray(meters: Double)
 
         public var description: String {
             switch self {
@@ -46,6 +49,7 @@ public struct SimulationScript: Sendable, Hashable {
             case .imu(let on): "imu-\(on ? "on" : "off")"
             case .stall(let seconds): "stall \(seconds) s"
             case .turn(let degrees, let rate): "turn \(degrees)° at \(rate) °/s"
+            case .stray(let meters): "stray \(meters) m"
             }
         }
     }
@@ -102,6 +106,11 @@ public struct SimulationScript: Sendable, Hashable {
                     throw fail("'\(words[3])' is not a turn rate in degrees a second (more than 0, at most 1000)")
                 }
                 event = .turn(degrees: degrees, degreesPerSecond: rate)
+            case ("stray", 3):
+                guard let meters = Double(words[2]), meters.isFinite, meters > 0, meters <= 1000 else {
+                    throw fail("'\(words[2])' is not a distance in metres (more than 0, at most 1000)")
+                }
+                event = .stray(meters: meters)
             default:
                 throw fail("'\(words[1...].joined(separator: " "))' is not an event: \(Self.eventSyntax)")
             }
@@ -113,7 +122,7 @@ public struct SimulationScript: Sendable, Hashable {
 
     /// The events a line may name, for errors.
     private static let eventSyntax =
-        "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on, stall SECONDS or turn DEGREES DEGREES_PER_SECOND"
+        "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on, stall SECONDS, turn DEGREES DEGREES_PER_SECOND or stray METRES"
 
     /// The events due after `start` and up to `end`, seconds, in order.
     public func events(after start: Double, through end: Double) -> [Event] {

@@ -53,7 +53,7 @@ public final class SpawnedProcess {
     deinit {
         try? output.close()
         if exitStatus == nil {
-            kill(processID, SIGKILL)
+            Glibc.kill(processID, SIGKILL)
             _ = wait()
         }
     }
@@ -109,6 +109,13 @@ public final class SpawnedProcess {
 
     /// How often ``forEachLine(maximumLineBytes:stopWhen:_:)`` asks whether to stop, at most.
     public static let stopCheckMilliseconds: Int32 = 250
+
+    /// Ends the child at once (SIGKILL), when its output is no longer wanted; ``wait()`` then
+    /// reaps it.
+    public func kill() {
+        guard exitStatus == nil else { return }
+        _ = Glibc.kill(processID, SIGKILL)
+    }
 
     /// Waits for the child: its exit status, or 128 + the signal that ended it.
     public func wait() -> Int32 {

@@ -49,6 +49,17 @@ public enum ExampleReplies {
                 RouteReport(
                     name: "Loop", waypoint: 2, count: 5, target: .init(latitude: 48.86, longitude: 2.3, name: "Gate"),
                     remainingMeters: 812.5, isFinished: false)),
+            .route(
+                RouteReport(
+                    name: "Bakery", waypoint: 1, count: 3, target: .init(latitude: 43.7383, longitude: 7.4243, radiusMeters: 8),
+                    remainingMeters: 240.5, isFinished: false,
+                    walk: WalkReport(
+                        profile: "foot", next: Self.turn, remainingMeters: 240.5, replans: 1, offPathMeters: 3.2,
+                        problem: "routino-router failed: ended by signal 9", steps: [Self.turn, Self.turn]))),
+            .plan(
+                WalkPlanReport(
+                    distanceMeters: 240.5, durationSeconds: 216, profile: "foot", isFollowing: true,
+                    shape: [[43.7384, 7.4246], [43.7383, 7.4243], [43.7378, 7.4235]], turns: [Self.turn])),
             .places([.init(latitude: 48.8584, longitude: 2.2945, name: "Tower", radiusMeters: 25)]),
             .placeMarked(PlaceMarkReport(place: .init(latitude: 48.85, longitude: 2.29, name: "Car"), errorMeters: 3.5, fixes: 12)),
             .track(TrackReport(points: [.init(seconds: 1_796_307_322, latitude: 48.1, longitude: 2.1, startsSegment: true)], next: "c1")),
@@ -61,4 +72,9 @@ public enum ExampleReplies {
                     address: "12 Rue X", street: "Rue X", housenumber: "12", place: "Paris", distanceMeters: 8, bearingDegrees: 90,
                     latitude: 48.86, longitude: 2.3)),
         ] + ControlErrorCode.allCases.map { .error(ControlError($0, "what went wrong: \($0.rawValue) é 😀")) }
+
+    /// A walk's turn with every field filled in.
+    static let turn = TurnReport(
+        latitude: 43.7383, longitude: 7.4243, turnDegrees: -88.5, street: "Rue Grimaldi", distanceMeters: 20.5,
+        instruction: "in 20 m turn left onto Rue Grimaldi")
 }

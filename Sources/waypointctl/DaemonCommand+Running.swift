@@ -21,15 +21,14 @@ extension DaemonCommand {
             if case .completing(let text, let then) = self {
                 return try then.command(try PlaceText.completed(text, session: session)).run(in: session)
             }
-            if case .goSearch(let query) = self {
-                return try Self.goToResult(try Self.bestMatch(query, session), session: session)
+            if case .goSearch(let query, let walk) = self {
+                return try Self.goToResult(try Self.bestMatch(query, session), walk: walk, session: session)
             }
-            if case .goResult(let number) = self {
-                let results = try SearchMemory.results().results
-                guard number >= 1, number <= results.count else {
-                    throw .input("the last search has \(results.count) result\(results.count == 1 ? "" : "s"), not \(number)", .dataError)
-                }
-                return try Self.goToResult(results[number - 1], session: session)
+            if case .goResult(let number, let walk) = self {
+                return try Self.goToResult(try Self.searchResult(number), walk: walk, session: session)
+            }
+            if case .routePlan(let from, let to, let profile, let json) = self {
+                return try RoutePlanCommand.run(from: from, to: to, profile: profile, json: json, session: session)
             }
             return try run(in: session)
         } catch {
@@ -50,8 +49,19 @@ extension DaemonCommand {
         return best
     }
 
+    /// Result `number` of the last search, kept for this user.
+    static func searchResult(_ number: Int) throws(DaemonFailure) -> SearchReport.Result {
+        let results = try SearchMemory.results().results
+        guard number >= 1, number <= results.count else {
+            throw .input("the last search has \(results.count) result\(results.count == 1 ? "" : "s"), not \(number)", .dataError)
+        }
+        return results[number - 1]
+    }
+
     /// Guides to a search result, saying which it is; its name (or address) names the destination.
-    private static func goToResult(_ result: SearchReport.Result, session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
+    private static func goToResult(_ result: SearchReport.Result, walk: Bool?, session: DaemonSession) throws(DaemonFailure)
+        -> ExitStatus
+    {
         let place = Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude)
         // From the wearer, not from where the search was asked (a --near 692 km away).
         if let fix = try session.currentFix() {
@@ -67,7 +77,7 @@ extension DaemonCommand {
             coordinate: Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude), name: name,
             source: .coordinates)
         // A map's place is where the map says: no longitude-first question.
-        return try DaemonCommand.go(location, name: nil, force: true).run(in: session)
+        return try DaemonCommand.go(location, name: nil, force: true, walk: walk).run(in: session)
     }
 
     /// The command on an open session.
@@ -97,7 +107,7 @@ extension DaemonCommand {
         }
         // Before anything is set or played: coordinates that look typed longitude first,
         // typed as numbers or as a geo: URI (a map link or a plus code comes from an app).
-        if case .go(let location, _, force: false) = self, [.coordinates, .geoURI].contains(location.source),
+        if case .go(let location, _, force: false, _) = self, [.coordinates, .geoURI].contains(location.source),
             let refusal = try Self.swapRefusal(location.coordinate, session)
         {
             throw .input("go: \(refusal)", .dataError)
@@ -174,13 +184,21 @@ extension DaemonCommand {
             return RecentList.lines(for: destinations)
         case (.calibrate, .calibration(let report)):
             return CalibrationSummary.lines(for: report)
-        case (.go(let location, let name, _), .ok):
+        case (.go(let location, let name, _, _), .ok):
             let place = Presentation.place(
                 latitudeDegrees: location.coordinate.latitudeDegrees, longitudeDegrees: location.coordinate.longitudeDegrees,
                 name: name ?? location.name)
-            // The radius arrival is judged by is the daemon's (its configuration): ask it.
-            let radius = (try? Self.status(session))?.destination?.radiusMeters
-            return ["destination set: \(place)" + (radius.map { " (arrival within \(Presentation.distance(meters: $0)))" } ?? "")]
+            // The radius arrival is judged by is the daemon's (its configuration), and whether
+            // it walks the streets its setting: ask it.
+            let status = try? Self.status(session)
+            let radius = status?.route?.walk == nil ? status?.destination?.radiusMeters : nil
+            var lines = ["destination set: \(place)" + (radius.map { " (arrival within \(Presentation.distance(meters: $0)))" } ?? "")]
+            if let route = status?.route, let walk = route.walk {
+                lines += RouteSummary.walkLines(walk, remainingMeters: route.remainingMeters)
+            } else {
+                lines.append("guiding straight there (as the crow flies)")
+            }
+            return lines
         case (.goRecent, .ok), (.goPlace, .ok):
             // The request named a number or a name; ask which place that was, so the wearer
             // hears it.

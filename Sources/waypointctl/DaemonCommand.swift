@@ -7,8 +7,9 @@ import LocationIntake
 enum DaemonCommand: Equatable {
     /// `go LAT LON [--name NAME] [--force]`, `go PLACE [--name NAME] [--force]`: the name
     /// given, else the one the place's text carries; `force` sends typed coordinates even when
-    /// they look typed longitude first.
-    case go(Location, name: String?, force: Bool = false)
+    /// they look typed longitude first; `walk` is `--walk` (true), `--straight` (false) or
+    /// neither (the daemon's `walk` setting).
+    case go(Location, name: String?, force: Bool = false, walk: Bool? = nil)
     /// `go` or `place add` with a short plus code and no `--near`: completed near the daemon's
     /// fix, then run as `then` says.
     case completing(String, then: Completion)
@@ -34,9 +35,11 @@ enum DaemonCommand: Equatable {
     /// `go NAME`, `go --place NAME`.
     case goPlace(String)
     /// `go --search QUERY`: the best match of a search near the fix.
-    case goSearch(String)
+    case goSearch(String, walk: Bool? = nil)
     /// `go --result N`: result N of the last `search`.
-    case goResult(Int)
+    case goResult(Int, walk: Bool? = nil)
+    /// `route plan [--from PLACE] TO [--profile P] [--json]`: places resolved when it runs.
+    case routePlan(from: PlaceArgument?, to: PlaceArgument, profile: String, json: Bool)
     /// `route load FILE [--name NAME]`: read where it runs, then sent as `route` `load`.
     case routeLoad(path: String, name: String?)
     /// `route [show|next|previous|reverse|clear]`.
@@ -58,15 +61,21 @@ enum DaemonCommand: Equatable {
     /// are, so that adding one needs a row in ``table`` and nothing here.
     case send(ControlRequest, done: String)
 
+    /// A place as typed for `route plan`: text `locate` reads, or a result of the last search.
+    enum PlaceArgument: Equatable {
+        case text(String)
+        case result(Int)
+    }
+
     /// What a place still to be completed is for.
     enum Completion: Equatable {
-        case go(name: String?, force: Bool)
+        case go(name: String?, force: Bool, walk: Bool? = nil)
         case placeAdd(name: String, radiusMeters: Double?, replacing: Bool)
 
         /// The command, once the place is known.
         func command(_ location: Location) -> DaemonCommand {
             switch self {
-            case .go(let name, let force): .go(location, name: name, force: force)
+            case .go(let name, let force, let walk): .go(location, name: name, force: force, walk: walk)
             case .placeAdd(let name, let radius, let replacing):
                 .place(
                     .add(
@@ -88,8 +97,10 @@ enum DaemonCommand: Equatable {
     /// The request this command sends first.
     var request: ControlRequest {
         switch self {
-        case .go(let location, let name, _):
-            .go(latitude: location.coordinate.latitudeDegrees, longitude: location.coordinate.longitudeDegrees, name: name ?? location.name)
+        case .go(let location, let name, _, let walk):
+            .go(
+                latitude: location.coordinate.latitudeDegrees, longitude: location.coordinate.longitudeDegrees,
+                name: name ?? location.name, walk: walk)
         // The fix to complete the code near comes first.
         case .completing: .status
         case .goRecent(let index): .goRecent(index)
@@ -102,11 +113,14 @@ enum DaemonCommand: Equatable {
         case .calibrate(let action): .calibrate(action)
         case .calibrateWaiting: .calibrate(.start)
         case .goPlace(let name): .goPlace(name)
-        case .goSearch(let query): .search(query, latitude: nil, longitude: nil, limit: 1)
+        case .goSearch(let query, _): .search(query, latitude: nil, longitude: nil, limit: 1)
         // Read from the last search's results when the command runs; this is the request then.
         case .goResult: .go(latitude: 0, longitude: 0, name: nil)
         // The waypoints come from the file when the command runs.
         case .routeLoad: .route(.load(name: nil, waypoints: []))
+        // The places are read when the command runs.
+        case .routePlan(_, _, let profile, _):
+            .route(.plan(from: nil, to: DestinationReport(latitude: 0, longitude: 0, name: nil), profile: profile, follow: false))
         case .route(let action): .route(action)
         case .place(let action): .place(action)
         case .placeMark(let name, let seconds, let radius, let replacing):

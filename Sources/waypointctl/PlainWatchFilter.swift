@@ -3,8 +3,8 @@ import ControlProtocol
 /// Which updates `watch --plain` prints: a screen reader speaks every line, so a line comes
 /// only when it says something new (issue 18, item 5).
 ///
-/// - A change of state, destination, route waypoint, mute or playing pattern is printed at
-///   once.
+/// - A change of state, destination, route waypoint, mute or playing pattern, or a walk
+///   planned again, is printed at once.
 /// - Any other change of what the line shows (its rounded numbers) is printed at most once
 ///   every ``secondsBetweenChanges``; a change held back is printed when that time is up, if
 ///   it still stands.
@@ -31,6 +31,7 @@ struct PlainWatchFilter {
         let event = [
             status.state, status.destination.map { "\($0.latitude),\($0.longitude),\($0.name ?? "")" }, status.haptic.pattern,
             status.isMuted.map { $0 ? "muted" : "on" }, status.route.map { "\($0.waypoint)/\($0.count)" },
+            status.route?.walk.map { "replans \($0.replans)" },
         ]
         let elapsed = seconds - lastPrintedSeconds
         let due =

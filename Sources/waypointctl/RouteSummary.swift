@@ -1,5 +1,6 @@
 import ClientSupport
 import ControlProtocol
+import TextFormats
 
 /// `waypointctl route`: where the route stands, one `label: value` line each.
 enum RouteSummary {
@@ -24,9 +25,24 @@ enum RouteSummary {
             report.isFinished
                 ? "waypoint: \(report.count) of \(report.count), finished: \(place)"
                 : "waypoint: \(report.waypoint) of \(report.count): \(place)")
-        if let remaining = report.remainingMeters, !report.isFinished {
+        if let walk = report.walk, !report.isFinished {
+            lines += walkLines(walk, remainingMeters: report.remainingMeters)
+            if let steps = walk.steps, steps.count > 1 {
+                lines.append("then:")
+                lines += steps.dropFirst().enumerated().map { "  \($0.offset + 2). \(PlaceName.printable($0.element.instruction))" }
+            }
+        } else if let remaining = report.remainingMeters, !report.isFinished {
             lines.append("remaining: \(Presentation.distance(meters: remaining)) along the route")
         }
+        return lines
+    }
+
+    /// A walk in a few lines: the next turn, what is left, how often it was planned again.
+    static func walkLines(_ walk: WalkReport, remainingMeters: Double?) -> [String] {
+        var lines = ["next: " + (walk.next.map { PlaceName.printable($0.instruction) } ?? "straight on to the destination")]
+        if let remaining = remainingMeters { lines.append("remaining: \(Presentation.distance(meters: remaining)) along the streets") }
+        if walk.replans > 0 { lines.append("planned again: \(walk.replans) time\(walk.replans == 1 ? "" : "s") (you strayed from the path)") }
+        if let problem = walk.problem { lines.append("problem: \(PlaceName.printable(problem))") }
         return lines
     }
 }

@@ -24,9 +24,14 @@ enum StatusSummary {
             lines.append("turn: \(status.shownTurnDegrees.map { Presentation.turn(errorDegrees: $0) } ?? "unknown")")
             if let route = status.route {
                 let remaining = route.remainingMeters.map { ", \(Presentation.distance(meters: $0)) to the end" } ?? ""
-                lines.append(
-                    "route: \(route.name.map { $0 + ", " } ?? "")waypoint \(route.waypoint) of \(route.count)"
-                        + (route.isFinished ? ", finished" : remaining))
+                if let walk = route.walk, !route.isFinished {
+                    lines.append("walk: " + (route.name.map { "to \($0), " } ?? "") + "corner \(route.waypoint) of \(route.count)")
+                    lines += RouteSummary.walkLines(walk, remainingMeters: route.remainingMeters)
+                } else {
+                    lines.append(
+                        "route: \(route.name.map { $0 + ", " } ?? "")waypoint \(route.waypoint) of \(route.count)"
+                            + (route.isFinished ? ", finished" : remaining))
+                }
             }
         } else {
             lines.append("destination: none")

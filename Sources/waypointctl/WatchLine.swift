@@ -20,7 +20,12 @@ enum WatchLine {
             if let bearing = status.bearingDegrees { target += " at \(Presentation.shortDirection(degrees: bearing))" }
             if let error = status.shownTurnDegrees { target += ", \(Presentation.turn(errorDegrees: error))" }
             parts.append(target)
-            if let route = status.route { parts.append("waypoint \(route.waypoint) of \(route.count)") }
+            if let route = status.route, let walk = route.walk, !route.isFinished {
+                parts.append(walk.next.map(\.instruction) ?? "straight on to the destination")
+                if walk.replans > 0 { parts.append("planned again \(walk.replans)×") }
+            } else if let route = status.route {
+                parts.append("waypoint \(route.waypoint) of \(route.count)")
+            }
         } else {
             parts.append("no destination")
         }

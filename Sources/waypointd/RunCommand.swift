@@ -1,9 +1,11 @@
 @preconcurrency import Glibc
 import CommandLineSupport
 import Daemon
+import Geodesy
+import LocationIntake
 import SystemSupport
 
-/// `waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N]]
+/// `waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N] [--simulate-at PLACE]]
 /// [--socket PATH] [--state-dir DIR] [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]`:
 /// runs the daemon in the foreground.
 enum RunCommand {
@@ -16,7 +18,7 @@ enum RunCommand {
             words,
             valueOptions: [
                 "--config", "--socket", "--state-dir", "--record", "--simulate-events", "--simulate-speed", "--sysfs-root",
-                "--log-level",
+                "--log-level", "--simulate-at",
             ],
             flagOptions: ["--simulate"], command: nil)
         try arguments.expectNoPositionals()
@@ -36,6 +38,14 @@ enum RunCommand {
         }
         if options.simulationEventsPath != nil, !options.simulate {
             throw UsageError("--simulate-events only applies with --simulate")
+        }
+        if let text = arguments.value("--simulate-at") {
+            guard options.simulate else { throw UsageError("--simulate-at only applies with --simulate") }
+            do throws(LocationError) {
+                options.simulationStart = try LocationParser.parse(text).coordinate
+            } catch {
+                throw UsageError("--simulate-at: \(error)")
+            }
         }
         if let text = arguments.value("--simulate-speed") {
             guard options.simulate else { throw UsageError("--simulate-speed only applies with --simulate") }

@@ -194,7 +194,7 @@ struct RoutePlaceTrackRequestTests {
         let many = "[" + Array(repeating: #"{"lat":1,"lon":2}"#, count: 1001).joined(separator: ",") + "]"
         #expect(Self.refusal(#"{"cmd":"route","action":"load","waypoints":\#(many)}"#) == "bad-argument: a route needs 1 to 1000 waypoints; this one has 1001")
         #expect(Self.refusal(#"{"cmd":"go","place":"A","lat":1,"lon":2}"#) == "bad-argument: give one of place, recent, or lat and lon")
-        #expect(Self.refusal(#"{"cmd":"route","action":"fly"}"#) == "bad-argument: action must be one of: show, load, next, previous, reverse, clear")
+        #expect(Self.refusal(#"{"cmd":"route","action":"fly"}"#) == "bad-argument: action must be one of: show, load, plan, next, previous, reverse, clear")
         #expect(Self.refusal(#"{"cmd":"back","minutes":0}"#) == "bad-argument: minutes 0.0 is outside [1, 1440]")
         // A 1000-waypoint route fits one request line.
         let route = ControlRequest.route(.load(name: nil, waypoints: (0..<1000).map {

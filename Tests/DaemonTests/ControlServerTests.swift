@@ -21,7 +21,7 @@ private final class FakeHandler: ControlHandler {
 
     func handle(_ request: ControlRequest) -> ControlReply {
         switch request {
-        case .go(let latitude, let longitude, let name):
+        case .go(let latitude, let longitude, let name, _):
             goes.withLock {
                 $0.append(SavedDestination(coordinate: Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude), name: name))
             }

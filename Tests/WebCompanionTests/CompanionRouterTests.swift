@@ -172,7 +172,7 @@ import WebCompanion
         let response = setup.request("POST", "/api/place", body: #"{"text":"V75V+8Q"}"#)
         #expect(response.status == 200, "\(Self.json(response))")
         // 8FW4V75V+8Q's centre, from PyPI's openlocationcode (LocationParserTests).
-        guard case .go(let latitude, let longitude, nil)? = link.sent.dropFirst().first else {
+        guard case .go(let latitude, let longitude, nil, _)? = link.sent.dropFirst().first else {
             Issue.record("no go: \(link.sent)")
             return
         }

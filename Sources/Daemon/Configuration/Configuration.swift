@@ -34,6 +34,17 @@ public struct Configuration: Sendable, Hashable {
         case fixed(degrees: Double)
     }
 
+    /// What a plain `go` does when walking routes were imported (issue 41).
+    public enum Walk: String, Sendable, Hashable, CaseIterable {
+        /// Plan a walk over the streets, except to a destination under 150 m away (or without
+        /// a fix to plan from), which is guided to straight.
+        case auto
+        /// Always guide straight to the destination, as the crow flies.
+        case never
+        /// Always plan a walk when there is a fix to plan from.
+        case always
+    }
+
     /// How much the daemon logs: each level includes the ones after it.
     public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
         case trace, debug, info, notice, warning, error, critical
@@ -132,6 +143,8 @@ public struct Configuration: Sendable, Hashable {
     public var arrivalRadiusMeters: Double = 15
     /// The no-fix and no-heading warnings repeat this often, seconds. Default 10.
     public var warningIntervalSeconds: Double = 10
+    /// What a plain `go` does when walking routes were imported. Default `.auto`.
+    public var walk: Walk = .auto
 
     // MARK: Daemon
 

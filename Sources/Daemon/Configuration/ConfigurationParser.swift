@@ -233,6 +233,7 @@ public enum ConfigurationParser {
                 choice("feedback-mode", \.feedbackMode),
                 decimal("arrival-radius-meters", \.arrivalRadiusMeters, NumberRange(lower: 1, upper: 1000)),
                 decimal("warning-interval-seconds", \.warningIntervalSeconds, NumberRange(lower: 1, upper: 3600)),
+                choice("walk", \.walk),
             ]),
         Section(
             title: "Daemon",

@@ -5,6 +5,7 @@ import Guidance
 import Haptics
 import Heading
 import IMU
+import PlaceIndex
 import Synchronization
 import SystemSupport
 
@@ -54,6 +55,9 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     private let hooks: Hooks
     /// The place index: `search` and `where`; nil answers that no map is loaded.
     private let places: PlaceLookup?
+    /// Walks over the streets: `route plan`, `go` with a walk, a new plan when the wearer
+    /// strays; nil plans none.
+    private let planning: WalkPlanning?
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
     /// Whether the latest sample was near the zone's edge (``isNearZoneEdge``).
@@ -82,8 +86,9 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     public init(
         state: DaemonState, clock: C, wallClock: @escaping @Sendable () -> Int64, motor: any MotorOutput,
         store: StateStore?, trailFiles: TrailFiles? = nil, trailQueue: TrailService? = nil, logger: Logger,
-        recorder: Recorder? = nil, hooks: Hooks = Hooks(), places: PlaceLookup? = nil
+        recorder: Recorder? = nil, hooks: Hooks = Hooks(), places: PlaceLookup? = nil, planning: WalkPlanning? = nil
     ) {
+        self.planning = planning
         core = Mutex(state)
         self.clock = clock
         origin = clock.now
@@ -292,6 +297,11 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             return placeAnswer(latitude, longitude) { places, point in places.search(query, near: point, limit: limit) }
         case .whereAmI(let latitude, let longitude):
             return placeAnswer(latitude, longitude) { places, point in places.whereIs(point) }
+        case .route(.plan(let from, let to, let profile, let follow)):
+            return planWalk(from: from, to: to, profile: profile, follow: follow)
+        case .go(let latitude, let longitude, let name, let walk):
+            let destination = Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
+            if let answer = walkTo(destination, name: name, walk: walk) { return answer }
         default:
             break
         }
@@ -315,6 +325,65 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
                 return .error(failure)
             }
             return reply
+        }
+    }
+
+    // MARK: - Walks
+
+    /// `route plan`: a walk from `from` (nil: the fix) to `to`, answered with `PLAN`, and
+    /// followed when `follow` says so.
+    private func planWalk(from: DestinationReport?, to: DestinationReport, profile: String, follow: Bool) -> ControlReply {
+        guard let planning else { return .error(ControlError(.notFound, WalkPlanner.Failure.noRoutes.description)) }
+        let start = from.map { Coordinate(uncheckedLatitudeDegrees: $0.latitude, longitudeDegrees: $0.longitude) }
+        guard let start = start ?? core.withLock({ $0.pipeline.fix?.coordinate }) else {
+            return .error(ControlError(.refused, "no position yet to plan from: wait for a GPS fix, or give the start (waypointctl: --from)"))
+        }
+        let end = Coordinate(uncheckedLatitudeDegrees: to.latitude, longitudeDegrees: to.longitude)
+        let plan: WalkPlan
+        switch planning.plan(from: start, to: end, profile: WalkPlanner.Profile(rawValue: profile) ?? .foot) {
+        case .failure(let error): return .error(error)
+        case .success(let made): plan = made
+        }
+        if follow, case .error(let error) = startWalk(plan, to: SavedDestination(coordinate: end, name: to.name), profile: profile) {
+            return .error(error)
+        }
+        return .plan(WalkPlanning.report(plan, profile: profile, following: follow))
+    }
+
+    /// `go` as a walk, when `walk` (or, without it, the `walk` setting) says so: the reply, or
+    /// nil to guide straight there. An explicit walk that cannot be planned is an error; a
+    /// walk the setting chose falls back to guiding straight there, logged.
+    private func walkTo(_ destination: Coordinate, name: String?, walk: Bool?) -> ControlReply? {
+        guard let planning else {
+            return walk == true ? .error(ControlError(.notFound, WalkPlanner.Failure.noRoutes.description)) : nil
+        }
+        let here = core.withLock { $0.pipeline.fix?.coordinate }
+        guard planning.walks(walk, from: here, to: destination) else { return nil }
+        guard let here else {
+            return .error(ControlError(.refused, "no position yet to plan a walk from: wait for a GPS fix, or go straight there (--straight)"))
+        }
+        switch planning.plan(from: here, to: destination, profile: .foot) {
+        case .success(let plan):
+            return startWalk(plan, to: SavedDestination(coordinate: destination, name: name), profile: WalkPlanner.Profile.foot.rawValue)
+        case .failure(let error):
+            if walk == true { return .error(error) }
+            logger.notice("no walk planned; guiding straight to the destination", ["error": error.message])
+            return nil
+        }
+    }
+
+    /// Follows a plan: the state's transition and its effects, as for a request.
+    private func startWalk(_ plan: WalkPlan, to destination: SavedDestination, profile: String) -> ControlReply {
+        let at = now
+        let utc = wallClock()
+        return requests.withLock { _ in
+            let (outcome, persistent) = core.withLock { core in
+                let outcome = core.startWalk(plan, to: destination, profile: profile, at: at, utcSeconds: utc)
+                record(outcome.effects)
+                return (outcome, core.persistent)
+            }
+            if let failure = perform(outcome.effects, done: outcome.done, persistent: persistent) { return .error(failure) }
+            return .ok
         }
     }
 
@@ -374,6 +443,18 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
             case .silence: motor.silence()
             case .destinationChanged(let coordinate): hooks.destinationChanged(coordinate)
             case .calibratingChanged(let calibrating): hooks.calibratingChanged(calibrating)
+            case .planWalk(let from, let to, let profile):
+                // On the thread of the fix that strayed (tens of milliseconds): fixes wait in
+                // gpsd's queue meanwhile.
+                guard let planning else { continue }
+                let result = planning.plan(from: from, to: to, profile: WalkPlanner.Profile(rawValue: profile) ?? .foot)
+                let at = now
+                let more = core.withLock { core in
+                    let effects = core.walkPlanned(result.mapError { DaemonState.WalkPlanFailure($0.message) }, to: to, at: at)
+                    record(effects)
+                    return effects
+                }
+                if let error = perform(more, done: "planned the walk again") { failure = failure ?? error }
             case .record: break  // recorded under the core's lock, by `record(_:)`
             case .log(let level, let message, let metadata): log(level, message, metadata)
             case .appendTrail(let append): submit(append)

@@ -25,7 +25,7 @@ public enum DaemonReplies {
         case .status: .status(status(of: state, at: seconds, motor: motor))
         case .recent: .recent(state.recent.map(destination))
         case .places: .places(state.places.map(destination))
-        case .route: .route(route(of: state))
+        case .route: .route(route(of: state, withSteps: true))
         case .calibration(let note): .calibration(calibration(of: state, note: note))
         case .placeMarked(let place, let errorMeters, let fixes):
             .placeMarked(PlaceMarkReport(place: destination(place), errorMeters: tenths(errorMeters), fixes: fixes))
@@ -111,13 +111,39 @@ public enum DaemonReplies {
     }
 
     /// Where the route stands, for `STATUS` and `ROUTE`; nil without one.
-    public static func route(of state: DaemonState) -> RouteReport? {
+    /// - Parameter withSteps: Whether a walk lists the turns still ahead (`ROUTE`), not only
+    ///   the next (`STATUS`, up to ten times a second).
+    public static func route(of state: DaemonState, withSteps: Bool = false) -> RouteReport? {
         guard let route = state.target.route, let target = state.currentDestination else { return nil }
         let follower = route.follower
-        let remaining = state.pipeline.fix?.coordinate.map { tenths(follower.remainingMeters(from: $0)) }
+        let here = state.pipeline.fix?.coordinate
+        let remaining = here.map { tenths(follower.remainingMeters(from: $0)) }
         return RouteReport(
             name: route.name, waypoint: min(follower.index + 1, follower.waypoints.count), count: follower.waypoints.count,
-            target: destination(target), remainingMeters: remaining, isFinished: follower.isFinished)
+            target: destination(target), remainingMeters: remaining, isFinished: follower.isFinished,
+            walk: route.walk.map { walk($0, follower: follower, here: here, remaining: remaining, withSteps: withSteps) })
+    }
+
+    /// A walk's report: the next turn from `here` along the way, and the turns after it.
+    private static func walk(
+        _ walk: DaemonState.ActiveWalk, follower: RouteFollower, here: Coordinate?, remaining: Double?, withSteps: Bool
+    ) -> WalkReport {
+        let progress = walk.progress
+        let turns = progress.plan.turns
+        let next = follower.isFinished ? nil : progress.nextTurn(waypoint: follower.index)
+        let toNext = next.flatMap { turn in here.map { progress.metersToTurn(turn, from: $0, waypoint: follower.index) } }
+        var steps: [TurnReport]?
+        if withSteps, let next {
+            steps = turns[next...].enumerated().map { offset, turn in
+                WalkPlanning.turn(turn, distanceMeters: offset == 0 ? (toNext ?? turn.distanceMeters) : turn.distanceMeters)
+            }
+        } else if withSteps {
+            steps = []
+        }
+        return WalkReport(
+            profile: walk.profile, next: next.flatMap { turn in toNext.map { WalkPlanning.turn(turns[turn], distanceMeters: $0) } },
+            remainingMeters: remaining, replans: progress.replans, offPathMeters: progress.offPathMeters.map(tenths),
+            problem: walk.problem, steps: steps)
     }
 
     /// The `CALIBRATION` reply.
@@ -175,4 +201,6 @@ public enum DaemonReplies {
     }
 
     static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    /// Degrees to 1e-7 (1 cm), as the place index keeps them.
+    static func degrees(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
 }

@@ -1,5 +1,6 @@
 import CommandLineSupport
 @preconcurrency import Glibc
+import Geodesy
 import Core
 import GPSClient
 import Haptics
@@ -62,7 +63,10 @@ public enum WaypointDaemon {
         defer { withExtendedLifetime(opened.motor.lock) {} }
 
         let clock = ScaledClock(speed: options.simulationSpeed)
-        let world = options.simulate ? simulatedWorld(opened.script, configuration: configuration, clock: clock, logger: logger) : nil
+        let world =
+            options.simulate
+            ? simulatedWorld(opened.script, start: options.simulationStart, configuration: configuration, clock: clock, logger: logger)
+            : nil
         let player = HapticPlayer(channel: opened.motor.channel, settings: configuration.motorSettings, clock: ContinuousClock()) {
             fault in
             // Once per spell: the player reports a fault when it starts and nil when it ends.
@@ -75,6 +79,7 @@ public enum WaypointDaemon {
         let alarm = ThreadAlarm(clock: clock)
         let trailFiles = TrailFiles(directory: opened.store.directory)
         let trailService = TrailService()
+        let planning = WalkPlanning(stateDirectory: opened.store.directory, setting: configuration.walk)
         let core = DaemonCore(
             state: loadState(opened.store, configuration: configuration, trailFiles: trailFiles, simulated: world != nil, logger: logger),
             clock: clock, wallClock: { Int64(time(nil)) }, motor: player, store: opened.store, trailFiles: trailFiles,
@@ -89,7 +94,7 @@ public enum WaypointDaemon {
                     world?.setCalibrating(calibrating)
                     alarm.wake()
                 }),
-            places: PlaceLookup(stateDirectory: opened.store.directory))
+            places: PlaceLookup(stateDirectory: opened.store.directory), planning: planning)
         core.start()
 
         let server = ControlServer(listener: opened.listener, handler: core, logger: logger)
@@ -123,6 +128,7 @@ public enum WaypointDaemon {
             notifier.stopping()
             // Off first: whatever the sensors still deliver while they stop is not played.
             core.stopMotor()
+            planning.stop()
             arm(deadline, motor: opened.motor, logger: logger)
         }
         core.stop()
@@ -202,9 +208,10 @@ public enum WaypointDaemon {
     /// the configured board when the configuration names one (a board without a gyroscope can
     /// be tried).
     private static func simulatedWorld(
-        _ script: SimulationScript?, configuration: Configuration, clock: ScaledClock, logger: Logger
+        _ script: SimulationScript?, start: Coordinate?, configuration: Configuration, clock: ScaledClock, logger: Logger
     ) -> SimulatedWorld {
         var settings = SimulatedWorld.Settings()
+        if let start { settings.start = start }
         settings.startUTCSeconds = Int64(time(nil))
         if case .preset(let preset) = configuration.imu { settings.board = preset }
         return SimulatedWorld(settings: settings, script: script, clock: clock, logger: logger)

@@ -46,16 +46,27 @@ extension DaemonCommandEntry {
             --search QUERY guide to the best match of 'waypointctl search QUERY' near the fix,
                            saying which it chose and how far; its name names the destination
             --result N     guide to result N of the last 'waypointctl search' (kept for this user)
+            --walk         plan a walk over the streets (with the walking routes 'waypointd map
+                           import' built) and guide along it corner by corner: the motor points
+                           at the next corner, a corner-ahead pattern (two quick taps) plays
+                           about 15 m before each turn, the walk is planned again when you
+                           stray, and the last leg goes straight to the door
+            --straight     guide straight to the destination, as the crow flies
+            Without either, the daemon's 'walk' setting decides (auto: a walk when routes were
+            imported and the destination is 150 m or more away).
             Guiding somewhere drops a route being followed.
             \(DaemonCommandEntry.socketOption)
             """,
-        valueOptions: ["--name", "--recent", "--place", "--near", "--search", "--result"], flagOptions: ["--force"],
+        valueOptions: ["--name", "--recent", "--place", "--near", "--search", "--result"],
+        flagOptions: ["--force", "--walk", "--straight"],
         parse: { arguments, now throws(UsageError) in
             try parseGo(arguments)
         })
 
     private static func parseGo(_ arguments: Arguments) throws(UsageError) -> DaemonCommand {
         let name = "go"
+        if arguments.has("--walk"), arguments.has("--straight") { throw UsageError("--walk or --straight, not both", command: name) }
+        let walk: Bool? = arguments.has("--walk") ? true : arguments.has("--straight") ? false : nil
         let search = arguments.value("--search")
         let result = arguments.value("--result")
         if search != nil || result != nil {
@@ -69,26 +80,27 @@ extension DaemonCommandEntry {
                 guard !search.isEmpty, search.count <= ControlRequest.maximumQueryCharacters else {
                     throw UsageError("--search needs 1 to \(ControlRequest.maximumQueryCharacters) characters", command: name)
                 }
-                return .goSearch(search)
+                return .goSearch(search, walk: walk)
             }
             guard let number = result.flatMap(Int.init), (1...ControlRequest.maximumSearchResults).contains(number) else {
                 throw UsageError("--result '\(result ?? "")' is not a number from 1 to \(ControlRequest.maximumSearchResults)", command: name)
             }
-            return .goResult(number)
+            return .goResult(number, walk: walk)
         }
         if let place = arguments.value("--place") {
-            guard arguments.positionals.isEmpty, arguments.value("--name") == nil, arguments.value("--recent") == nil,
+            guard arguments.positionals.isEmpty, walk == nil, arguments.value("--name") == nil, arguments.value("--recent") == nil,
                 !arguments.has("--force"), arguments.value("--near") == nil
             else {
-                throw UsageError("--place NAME takes no coordinates, no --name, no --recent, no --near and no --force", command: name)
+                throw UsageError(
+                    "--place NAME takes no coordinates, no --name, no --recent, no --near, no --force and no --walk", command: name)
             }
             return .goPlace(try placeName(place, what: "--place", command: name))
         }
         if let recentText = arguments.value("--recent") {
             guard arguments.positionals.isEmpty, arguments.value("--name") == nil, !arguments.has("--force"),
-                arguments.value("--near") == nil
+                arguments.value("--near") == nil, walk == nil
             else {
-                throw UsageError("--recent N takes no coordinates, no --name, no --near and no --force", command: name)
+                throw UsageError("--recent N takes no coordinates, no --name, no --near, no --force and no --walk", command: name)
             }
             guard let index = Int(recentText), (1...ControlRequest.recentCount).contains(index) else {
                 throw UsageError(
@@ -120,8 +132,8 @@ extension DaemonCommandEntry {
             return .goPlace(try placeName(text, what: "the place's name", command: name))
         }
         switch try PlaceText.read(text, near: near, fixMayHelp: true, command: name) {
-        case .location(let location): return .go(location, name: given, force: force)
-        case .needsFix(let text): return .completing(text, then: .go(name: given, force: force))
+        case .location(let location): return .go(location, name: given, force: force, walk: walk)
+        case .needsFix(let text): return .completing(text, then: .go(name: given, force: force, walk: walk))
         }
     }
 }
