@@ -137,7 +137,7 @@ let package = Package(
 
         // Shared test helpers; only test targets may depend on this.
         .target(name: "TestSupport", dependencies: [
-            "ControlProtocol", "Geodesy", "Geomagnetism", "Haptics", "Heading", "Simulation", "TextFormats",
+            "ControlProtocol", "Geodesy", "Geomagnetism", "Guidance", "Haptics", "Heading", "Simulation", "TextFormats",
         ]),
 
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], exclude: ["Data"]),
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "Geodesy", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "PlaceIndexTests", dependencies: [
-            "ControlProtocol", "Geodesy", "PlaceIndex", "Places", "TestSupport", "TextFormats",
+            "ControlProtocol", "Geodesy", "Guidance", "PlaceIndex", "Places", "TestSupport", "TextFormats",
         ], exclude: ["Data"]),
         .testTarget(name: "LocationIntakeTests", dependencies: [
             "ControlProtocol", "Geodesy", "LocationIntake", "TextFormats",

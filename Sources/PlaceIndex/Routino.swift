@@ -65,5 +65,50 @@ public enum Routino {
             if status == 128 + SIGXFSZ || MapImport.isOutOfRoom(directory) { throw .diskFull(directory: directory) }
             throw .routesFailed(path: extract, reason: MapImport.firstLine(errors) ?? (last.isEmpty ? "exit status \(status)" : last))
         }
+        do throws(Errno) {
+            let text = manifest(in: directory, version: version(of: splitter.program, errors: errors))
+            let file = try FileDescriptor.open(
+                directory + "/" + manifestName, .writeOnly, options: [.create, .exclusive], permissions: 0o644)
+            defer { try? file.close() }
+            try file.writeAll(Array(text.utf8))
+        } catch {
+            throw error == .noSpace ? .diskFull(directory: directory) : .file("cannot write the routes' manifest: \(error)")
+        }
+    }
+
+    /// The file that says which Routino wrote the database and how long each file was, so that
+    /// a plan can tell a damaged or foreign database before it runs (Routino reads a truncated
+    /// file without a word, and plans nonsense over it).
+    static let manifestName = "walk.manifest"
+    /// The files of a database.
+    static let databaseFiles = ["nodes", "segments", "ways", "relations"].map { prefix + "-" + $0 + ".mem" }
+
+    /// `routino VERSION`, then `FILE BYTES` a line.
+    static func manifest(in directory: String, version: String) -> String {
+        var lines = ["routino " + version]
+        for file in databaseFiles {
+            let bytes = (try? FileSystem.status(of: directory + "/" + file))??.bytes ?? 0
+            lines.append("\(file) \(bytes)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What `program --version` says (`Routino version 3.3.3 <…>`): the version, or `unknown`.
+    static func version(of program: String, errors: String) -> String {
+        guard let process = try? SpawnedProcess(program, ["--version"], standardErrorPath: errors) else { return "unknown" }
+        var first: String?
+        // Within a second: a program that hangs must not hold up a start.
+        let deadline = ContinuousClock.now + .seconds(1)
+        _ = process.forEachLine(maximumLineBytes: maximumLineBytes, stopWhen: { ContinuousClock.now >= deadline }) { line in
+            if first == nil { first = String(decoding: line.prefix(200), as: UTF8.self) }
+            return ContinuousClock.now < deadline
+        }
+        process.kill()
+        _ = process.wait()
+        // Routino prints its version on standard error.
+        let line = first ?? MapImport.firstLine(errors) ?? ""
+        let words = line.split(separator: " ")
+        guard let index = words.firstIndex(of: "version"), index + 1 < words.count else { return "unknown" }
+        return String(words[index + 1])
     }
 }

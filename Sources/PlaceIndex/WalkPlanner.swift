@@ -32,6 +32,9 @@ public struct WalkPlanner: Sendable {
         case timedOut(seconds: Double)
         /// The router failed: its first line of errors, or how it ended.
         case routerFailed(String)
+        /// The database is not what the import wrote: truncated, changed, or another
+        /// Routino's.
+        case damaged(String)
 
         /// Which end of a walk.
         public enum End: String, Sendable, Hashable {
@@ -58,6 +61,8 @@ public struct WalkPlanner: Sendable {
                 "routino-router took over \(DecimalFormat.fixed(seconds, fractionDigits: 0)) s and was stopped"
             case .routerFailed(let reason):
                 "routino-router failed: \(reason)"
+            case .damaged(let reason):
+                "the walking routes cannot be trusted (\(reason)); import the map again: waypointd map import FILE.osm.pbf"
             }
         }
     }
@@ -69,6 +74,8 @@ public struct WalkPlanner: Sendable {
     public let errorsPath: String
     /// The router's program, or nil when none is installed.
     public let router: String?
+    /// Its version (`3.3.3`), to hold the database's to.
+    public let routerVersion: String?
     /// The longest a plan may take, seconds.
     public var timeoutSeconds = 10.0
 
@@ -87,6 +94,39 @@ public struct WalkPlanner: Sendable {
         directory = stateDirectory + "/" + MapImport.routesDirectoryName
         errorsPath = stateDirectory + "/.plan-errors"
         self.router = router
+        routerVersion = router.map { Routino.version(of: $0, errors: stateDirectory + "/.plan-errors") }
+    }
+
+    /// Holds the database to its manifest (written at import): the same Routino, every file
+    /// as long as it was written. A database imported before manifests were written is taken
+    /// as it is.
+    func checkDatabase() throws(Failure) {
+        let bytes: [UInt8]
+        do throws(FileReadError) {
+            bytes = try LinuxFileReading().contents(
+                ofRegularFile: directory + "/" + Routino.manifestName, maximumBytes: 4096, followingLinks: false)
+        } catch {
+            if error == .missing { return }
+            throw .damaged("its manifest cannot be read: \(error)")
+        }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 2 else { throw .damaged("its manifest is not one an import writes") }
+            if words[0] == "routino" {
+                if let routerVersion, routerVersion != "unknown", words[1] != "unknown", words[1] != routerVersion {
+                    throw .damaged("Routino \(words[1]) wrote them, and this is Routino \(routerVersion)")
+                }
+                continue
+            }
+            let name = String(words[0])
+            guard Routino.databaseFiles.contains(name), let expected = Int(words[1]) else {
+                throw .damaged("its manifest names '\(name.prefix(40))'")
+            }
+            let found = (try? FileSystem.status(of: directory + "/" + name))??.bytes
+            guard found == expected else {
+                throw .damaged("\(name) is \(found.map { "\($0) bytes" } ?? "missing"); the import wrote \(expected)")
+            }
+        }
     }
 
     /// The router's slim build (which reads its files as it goes, with little memory), else
@@ -102,6 +142,7 @@ public struct WalkPlanner: Sendable {
     {
         guard (try? FileSystem.kind(of: directory + "/" + Routino.prefix + "-nodes.mem")) == .regularFile else { throw .noRoutes }
         guard let router else { throw .noRouter }
+        try checkDatabase()
         let process: SpawnedProcess
         do throws(SpawnedProcess.StartError) {
             process = try SpawnedProcess(
@@ -133,6 +174,9 @@ public struct WalkPlanner: Sendable {
         if timedOut { throw .timedOut(seconds: timeoutSeconds) }
         if reader.nodes.count > Self.maximumNodes { throw .tooLong(nodes: Self.maximumNodes) }
         guard status == 0 else { throw Self.failure(status: status, errors: MapImport.firstLine(errorsPath), profile: profile) }
+        if let jump = reader.jumpMeters {
+            throw .damaged("its route jumps \(WalkPlan.Turn.spoken(meters: jump)) between two points one segment apart")
+        }
         guard reader.nodes.count >= 2, let first = reader.nodes.first?.coordinate, let last = reader.nodes.last?.coordinate else {
             throw .routerFailed("its output held no route")
         }
@@ -168,6 +212,9 @@ public struct WalkPlanner: Sendable {
         private(set) var nodes: [WalkPlan.Node] = []
         /// The total duration at the last node, minutes.
         private(set) var minutes = 0.0
+        /// Two nodes farther apart than the segment between them says, metres: a database
+        /// Routino read wrongly (one truncated gives a route that leaps across the map).
+        private(set) var jumpMeters: Double?
 
         mutating func take(_ line: ArraySlice<UInt8>) {
             guard let first = line.first(where: { $0 != UInt8(ascii: " ") }), first != UInt8(ascii: "#") else { return }
@@ -178,10 +225,14 @@ public struct WalkPlanner: Sendable {
                 (-90...90).contains(latitude), (-180...180).contains(longitude)
             else { return }
             let way = fields.count > 10 ? fields[10] : ""
+            let coordinate = Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
+            if let previous = nodes.last?.coordinate, let segmentKilometres = Double(fields[4]) {
+                let meters = Geodesic.wgs84.inverse(from: previous, to: coordinate).distanceMeters
+                // Routino measures on its own approximation and prints whole metres.
+                if abs(meters - segmentKilometres * 1000) > max(15, 0.2 * meters) { jumpMeters = max(jumpMeters ?? 0, meters) }
+            }
             nodes.append(
-                WalkPlan.Node(
-                    coordinate: Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude),
-                    way: String(way.prefix(200)), isJunction: fields[3].hasPrefix("Junct")))
+                WalkPlan.Node(coordinate: coordinate, way: String(way.prefix(200)), isJunction: fields[3].hasPrefix("Junct")))
             if let total = Double(fields[7]) { minutes = total }
         }
     }

@@ -10,17 +10,12 @@ import Testing
 @Suite("Guidance: a walk's plan", .timeLimit(.minutes(5)))
 struct WalkPlanTests {
     static func node(_ east: Double, _ north: Double, _ way: String = "Rue A", junction: Bool = false) -> WalkPlan.Node {
-        WalkPlan.Node(coordinate: ParisGrid.point(east, north), way: way, isJunction: junction)
+        DrawnWalk.node(east, north, way, junction: junction)
     }
-
-    /// 100 m north along Rue A, then 100 m east along Rue B, a node every 10 m.
-    static let corner: [WalkPlan.Node] =
-        stride(from: 0.0, through: 100, by: 10).map { node(0, $0, "Rue A", junction: $0 == 100) }
-        + stride(from: 10.0, through: 100, by: 10).map { node($0, 100, "Rue B") }
 
     @Test("a right-angle corner at a junction is one right turn onto the next street, 100 m from the start")
     func rightAngle() throws {
-        let plan = WalkPlan(nodes: Self.corner, durationSeconds: 180)
+        let plan = WalkPlan(nodes: DrawnWalk.corner, durationSeconds: 180)
         #expect(plan.turns.count == 1)
         let turn = try #require(plan.turns.first)
         #expect(abs(turn.turnDegrees - 90) < 2, "\(turn.turnDegrees)")
@@ -100,7 +95,7 @@ struct WalkPlanTests {
 
     @Test("distance from the line: on it 0, beside it the perpendicular, past its end the distance to the end")
     func distanceFromShape() {
-        let plan = WalkPlan(nodes: Self.corner, durationSeconds: 0)
+        let plan = WalkPlan(nodes: DrawnWalk.corner, durationSeconds: 0)
         #expect(plan.distanceFromShape(ParisGrid.point(0, 50)) < 0.5)
         #expect(abs(plan.distanceFromShape(ParisGrid.point(30, 50)) - 30) < 0.5)
         #expect(abs(plan.distanceFromShape(ParisGrid.point(100, 130)) - 30) < 0.5)

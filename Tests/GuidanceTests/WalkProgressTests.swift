@@ -7,7 +7,7 @@ import Testing
 /// simulation; the daemon's end-to-end test walks a real Routino plan in Monaco.
 @Suite("Guidance: following a walk", .timeLimit(.minutes(5)))
 struct WalkProgressTests {
-    static let plan = WalkPlan(nodes: WalkPlanTests.corner, durationSeconds: 180)
+    static let plan = WalkPlan(nodes: DrawnWalk.corner, durationSeconds: 180)
 
     @Test("the corner ahead is told once, 15 m before it at a stroll and farther at a brisk pace")
     func cornerAhead() {

@@ -58,7 +58,7 @@ public final class WalkPlanning: Sendable {
                     switch error {
                     case .noRoutes, .noRouter, .farFromWays, .noPath: .notFound
                     case .tooLong: .refused
-                    case .timedOut, .routerFailed: .internal
+                    case .timedOut, .routerFailed, .damaged: .internal
                     }
                 return .failure(ControlError(code, error.description))
             }
