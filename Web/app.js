@@ -145,13 +145,19 @@ function announceChanges(prev, s) {
     if (s.destination && !own && s.state !== 'arrived') {
       const r = s.route;
       const where = isNum(s.distance) ? `, ${formatDistance(s.distance)}` : '';
-      if (r && prev.route && r.waypoint !== prev.route.waypoint) {
+      if (r && r.walk && prev.route && r.waypoint !== prev.route.waypoint) {
+        lines.push(r.walk.next ? `Next, ${r.walk.next.instruction}.` : 'Now straight on to the destination.');
+      } else if (r && prev.route && r.waypoint !== prev.route.waypoint) {
         lines.push(`Now to waypoint ${r.waypoint} of ${r.count}${r.target && r.target.name ? `, ${r.target.name}` : ''}${where}.`);
       } else {
         lines.push(`New destination: ${name}${where}.`);
       }
     }
   }
+  // A walk planned again from where the wearer strayed is said once.
+  const walk = s.route && s.route.walk;
+  const walkBefore = prev.route && prev.route.walk;
+  if (walk && walkBefore && walk.replans > walkBefore.replans) lines.push('Off the path: the walk was planned again from here.');
   // A problem the daemon starts reporting (a fault, a stale fix) is said once, when it comes.
   const before = new Set(Array.isArray(prev.problems) ? prev.problems : []);
   for (const problem of Array.isArray(s.problems) ? s.problems : []) {

@@ -168,6 +168,14 @@ export function directionText(s) {
 
 export function describeRoute(route) {
   if (!route) return 'No route loaded.';
+  if (route.walk && !route.finished) {
+    // A walk over the streets: the next turn as a sentence, what is left, new plans.
+    const w = route.walk;
+    const next = w.next ? `next, ${w.next.instruction}` : 'straight on to the destination';
+    const again = w.replans ? ` Planned again ${w.replans} time${w.replans === 1 ? '' : 's'}.` : '';
+    return `Walk${route.name ? ` to ${route.name}` : ''}: ${next}; `
+      + `${formatDistance(w.remaining_m)} left along the streets.${again}`;
+  }
   const target = route.target && route.target.name ? `: ${route.target.name}` : '';
   const done = route.finished ? ' The route is finished.' : '';
   return `Route ${route.name || '(no name)'}: waypoint ${route.waypoint} of ${route.count}${target}, `

@@ -107,6 +107,7 @@ public enum Routino {
         _ = process.wait()
         // Routino prints its version on standard error.
         let line = first ?? MapImport.firstLine(errors) ?? ""
+        try? FileSystem.removeFile(errors)
         let words = line.split(separator: " ")
         guard let index = words.firstIndex(of: "version"), index + 1 < words.count else { return "unknown" }
         return String(words[index + 1])

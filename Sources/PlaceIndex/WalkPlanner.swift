@@ -171,9 +171,12 @@ public struct WalkPlanner: Sendable {
         }
         if timedOut || reader.nodes.count > Self.maximumNodes { process.kill() }
         let status = process.wait()
+        // The errors are read once and the file removed: nothing is left in the state directory.
+        let errors = MapImport.firstLine(errorsPath)
+        try? FileSystem.removeFile(errorsPath)
         if timedOut { throw .timedOut(seconds: timeoutSeconds) }
         if reader.nodes.count > Self.maximumNodes { throw .tooLong(nodes: Self.maximumNodes) }
-        guard status == 0 else { throw Self.failure(status: status, errors: MapImport.firstLine(errorsPath), profile: profile) }
+        guard status == 0 else { throw Self.failure(status: status, errors: errors, profile: profile) }
         if let jump = reader.jumpMeters {
             throw .damaged("its route jumps \(WalkPlan.Turn.spoken(meters: jump)) between two points one segment apart")
         }

@@ -195,8 +195,6 @@ extension DaemonCommand {
             var lines = ["destination set: \(place)" + (radius.map { " (arrival within \(Presentation.distance(meters: $0)))" } ?? "")]
             if let route = status?.route, let walk = route.walk {
                 lines += RouteSummary.walkLines(walk, remainingMeters: route.remainingMeters)
-            } else {
-                lines.append("guiding straight there (as the crow flies)")
             }
             return lines
         case (.goRecent, .ok), (.goPlace, .ok):

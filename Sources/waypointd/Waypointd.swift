@@ -8,8 +8,8 @@ import SystemSupport
 /// The daemon's program: picks the command and turns its outcome into an exit status.
 enum Waypointd {
     static let help = """
-        usage: waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N]] [--socket PATH]
-                         [--state-dir DIR] [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]
+        usage: waypointd [--config PATH] [--simulate [--simulate-events FILE] [--simulate-speed N] [--simulate-at PLACE]]
+                         [--socket PATH] [--state-dir DIR] [--sysfs-root DIR] [--record FILE] [--log-level LEVEL]
                                                                  run the daemon (foreground, systemd-friendly)
                waypointd check [--config PATH] [--state-dir DIR] [--sysfs-root DIR] [--dev-dir DIR] [--gps-timeout SECONDS]
                                                                  diagnose config, PWM, I2C, IMU, gpsd; 1 on a problem
@@ -26,8 +26,9 @@ enum Waypointd {
         gpsd and the compass over I2C, and pulses the motor while the wearer faces the destination.
         --simulate runs it on a simulated board and walker, with no hardware; --simulate-events
         FILE makes that world misbehave on cue ("12 gps-off", "28 magnet 15", "40 imu-off",
-        "50 stall 2", one a line; see the README); --simulate-speed N runs that world and the
-        daemon's clock N times faster (1 to 20). The destination is set over the control
+        "50 stall 2", "90 stray 60", one a line; see the README); --simulate-speed N runs that
+        world and the daemon's clock N times faster (1 to 20); --simulate-at PLACE stands the
+        simulated wearer there (inside an imported map, for walks). The destination is set over the control
         socket (default /run/waypointd/control.sock).
         'waypointd COMMAND --help' describes each command.
         """

@@ -66,6 +66,7 @@ private let everyKeyChanged = """
     feedback-mode away
     arrival-radius-meters 20
     warning-interval-seconds 30
+    walk never
     socket /tmp/waypointd.sock
     state-dir /srv/waypointd
     log-level debug
@@ -117,6 +118,7 @@ struct ConfigurationTests {
         #expect(defaults.feedbackMode == .toward)
         #expect(defaults.arrivalRadiusMeters == 15)
         #expect(defaults.warningIntervalSeconds == 10)
+        #expect(defaults.walk == .auto)
         #expect(defaults.socketPath == "/run/waypointd/control.sock")
         #expect(defaults.stateDirectory == "/var/lib/waypointd")
         #expect(defaults.logLevel == .info)
@@ -166,6 +168,7 @@ struct ConfigurationTests {
         #expect(configuration.feedbackMode == .away)
         #expect(configuration.arrivalRadiusMeters == 20)
         #expect(configuration.warningIntervalSeconds == 30)
+        #expect(configuration.walk == .never)
         #expect(configuration.socketPath == "/tmp/waypointd.sock")
         #expect(configuration.stateDirectory == "/srv/waypointd")
         #expect(configuration.logLevel == .debug)
@@ -691,6 +694,7 @@ struct ConfigurationTests {
                 feedback-mode toward
                 arrival-radius-meters 15
                 warning-interval-seconds 10
+                walk auto
 
                 # Daemon
                 socket /run/waypointd/control.sock

@@ -163,7 +163,7 @@ struct DaemonUsageTests {
             (["go", "geo:1,2;crs=nad27"], "'geo:1,2;crs=nad27'", "go"),
             (["go", "--recent", "0"], "--recent '0' is not a number from 1 to 5", "go"),
             (["go", "--recent", "6"], "--recent '6' is not a number from 1 to 5", "go"),
-            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates, no --name, no --near and no --force", "go"),
+            (["go", "--recent", "1", "--name", "x"], "--recent N takes no coordinates, no --name, no --near, no --force and no --walk", "go"),
             (["go", "1", "2", "--name", String(repeating: "n", count: 101)], "--name: name is 101 characters", "go"),
             (["go", "1", "2", "--name"], "--name needs a value", "go"),
             (["status", "now"], "status takes no arguments; got 'now'", "status"),
@@ -177,7 +177,7 @@ struct DaemonUsageTests {
             (["mute", "yes"], "mute takes on or off, not 'yes'", "mute"),
             (
                 ["buzz", "loud"],
-                "unknown pattern 'loud' (one of: accepted, arrived, waypoint-reached, gps-lost, heading-unreliable, calibrated, test)",
+                "unknown pattern 'loud' (one of: accepted, arrived, waypoint-reached, corner-ahead, gps-lost, heading-unreliable, calibrated, test)",
                 "buzz"
             ),
             (["buzz", "test", "arrived"], "buzz takes one pattern", "buzz"),

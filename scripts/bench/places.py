@@ -10,6 +10,10 @@ daemon's RSS before the first query and after the index is open.
 
 Aims (issue 27): search and where median <= 10 ms, p99 <= 50 ms; the daemon's RSS with the index
 open <= 4 MB more than without.
+
+With Routino, walks too (issue 41): the routes' size, and `route plan` latency through the socket
+between pairs of those places 300 m to 3 km apart (aim p95 <= 200 ms), with the daemon's RSS and
+open descriptors before and after the plans.
 """
 
 import json
@@ -27,6 +31,8 @@ AIM_MEDIAN_MS = 10
 AIM_P99_MS = 50
 AIM_RSS_GROWTH_KB = 4 * 1024
 QUERIES = 300
+AIM_PLAN_P95_MS = 200
+PLANS = 200
 
 
 def rss_kb(pid, field="VmRSS"):
@@ -81,6 +87,42 @@ def queries(extract):
     return unique[::step][:QUERIES]
 
 
+def haversine_m(a, b):
+    import math
+    la1, lo1, la2, lo2 = map(math.radians, (a["lat"], a["lon"], b["lat"], b["lon"]))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * 6371008.8 * math.asin(math.sqrt(h))
+
+
+def walk_rows(name, state, client, pid, places):
+    """`route plan` through the socket between pairs of places 300 m to 3 km apart."""
+    routes = os.path.join(state, "routes")
+    if not os.path.isdir(routes):
+        return [(f"walk.{name}.skipped", 0, "(no routes: needs routino)")]
+    size = sum(os.path.getsize(os.path.join(routes, f)) for f in os.listdir(routes))
+    rows = [(f"walk.routes.{name}.size", size // 1024, "kB")]
+    pairs = [(a, b) for a in places[::7] for b in places[::11] if 300 <= haversine_m(a, b) <= 3000][:PLANS]
+    fds_before, rss_before = len(os.listdir(f"/proc/{pid}/fd")), rss_kb(pid)
+    times, failed = [], 0
+    for a, b in pairs:
+        started = time.perf_counter()
+        reply = client.ask({"cmd": "route", "action": "plan", "from": {"lat": a["lat"], "lon": a["lon"]},
+                            "lat": b["lat"], "lon": b["lon"]})
+        elapsed = (time.perf_counter() - started) * 1000
+        if reply.get("class") == "PLAN":
+            times.append(elapsed)
+        else:
+            failed += 1
+    if times:
+        median, p95 = percentile(times, 0.5), percentile(times, 0.95)
+        verdict = "ok" if p95 <= AIM_PLAN_P95_MS else "OVER AIM"
+        rows.append((f"walk.plan.{name}.latency", f"median {median:.1f} ms, p95 {p95:.1f} ms",
+                     f"({len(times)} plans through the socket, {failed} without a route; aim p95 <= {AIM_PLAN_P95_MS} ms: {verdict})"))
+    rows.append((f"walk.plan.{name}.daemon", f"rss {rss_before} -> {rss_kb(pid)} kB",
+                 f"descriptors {fds_before} -> {len(os.listdir(f'/proc/{pid}/fd'))}"))
+    return rows
+
+
 def main():
     binaries = sys.argv[1]
     waypointd = os.path.join(binaries, "waypointd")
@@ -128,6 +170,7 @@ def main():
                 growth = after - before
                 rows.append((f"places.daemon.{name}.rss_growth", growth,
                              f"kB ({before} -> {after}; aim <= {AIM_RSS_GROWTH_KB}: {'ok' if growth <= AIM_RSS_GROWTH_KB else 'OVER AIM'})"))
+                rows += walk_rows(name, state, client, daemon.pid, queries(extract))
             finally:
                 daemon.terminate()
                 daemon.wait(timeout=10)
