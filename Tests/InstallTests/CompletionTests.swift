@@ -35,13 +35,13 @@ struct CompletionTests {
         // Issue 37: the list once lagged behind waypointctl's table (no --search, no --result).
         #expect(
             try Self.complete(["waypointctl", "go", "--"])
-                == ["--name", "--recent", "--place", "--near", "--search", "--result", "--socket", "--force", "--help"])
+                == ["--name", "--recent", "--place", "--near", "--search", "--result", "--socket", "--force", "--walk", "--straight", "--help"])
         #expect(try Self.complete(["waypointctl", "go", "--name", ""]) == [], "a value is not completed")
         #expect(try Self.complete(["waypointctl", "search", "--"]) == ["--near", "--limit", "--socket", "--json", "--help"])
         #expect(try Self.complete(["waypointctl", "mute", ""]) == ["on", "off", "--socket", "--help"])
         #expect(
             try Self.complete(["waypointctl", "buzz", ""])
-                == ["accepted", "arrived", "waypoint-reached", "gps-lost", "heading-unreliable", "calibrated", "test", "--socket", "--help"])
+                == ["accepted", "arrived", "waypoint-reached", "corner-ahead", "gps-lost", "heading-unreliable", "calibrated", "test", "--socket", "--help"])
         #expect(try Self.complete(["waypointctl", "--socket", "/run/x.sock", "route", "re"]) == ["reverse"])
         #expect(try Self.complete(["waypointctl", "bu"]) == ["buzz"])
         #expect(try Self.complete(["waypointd", "motor-"], function: "_waypointd") == ["motor-test", "motor-off"])

@@ -7,13 +7,13 @@ extension DaemonCommandEntry {
         name: "route",
         overview: """
               route [load FILE.gpx|next|previous|reverse|clear]   follow a GPX route waypoint by waypoint
-              route plan [--from PLACE] TO [--profile foot|wheelchair] [--json]   plan a walk over the streets
+              route plan [--from PLACE] TO [--profile P] [--json]   plan a walk over the streets
             """,
         help: """
             usage: waypointctl route [show|next|previous|reverse|clear]
                    waypointctl route load FILE.gpx [--name NAME]
-                   waypointctl route plan [--from PLACE] TO [--profile foot|wheelchair] [--json]
-                   waypointctl route plan [--from PLACE] --result N [--profile …] [--json]
+                   waypointctl route plan [--from PLACE] TO [--profile P] [--json]
+                   waypointctl route plan [--from PLACE] --result N [--profile P] [--json]
 
             Follow a route waypoint by waypoint. load reads a GPX 1.1 or 1.0 file (from OsmAnd,
             Komoot, gpx.studio, gpsbabel…): its first route (rte), else its first track
