@@ -24,7 +24,7 @@ alone='HapticPlayerRealTimeTests|ControlServerTests|MotorBoundsTests|SoakTests'
 # The Debian package's tests have a target of their own (make package-test).
 package='PackageTests'
 # The shards, about equal in length; the last takes every end-to-end suite no other names.
-shard_a='RouteEndToEndTests|SupervisionTests|SignalTests|WatchInTmuxTests|BroadReplayTests|FullDiskTests'
+shard_a='RouteEndToEndTests|WalkEndToEndTests|SupervisionTests|SignalTests|WatchInTmuxTests|BroadReplayTests|FullDiskTests'
 shard_b='GuidanceWarningTests|ClientBoundsTests|ControlCommandTests|GPSCommandTests|WaypointctlTests|MotorCommandTests|SignalAtStartTests'
 
 # Each test has a time limit of its own (.timeLimit), which names it when it is exceeded; a test
