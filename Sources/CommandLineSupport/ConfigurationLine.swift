@@ -34,8 +34,10 @@ public enum ConfigurationLine {
         return (trimmed[..<gap], trimmingWhitespace(trimmed[gap...]))
     }
 
-    @usableFromInline
-    static func trimmingWhitespace(_ text: Substring) -> Substring {
+    /// `text` without the whitespace at either end (a config value, a column of a program's
+    /// output).
+    @inlinable
+    public static func trimmingWhitespace(_ text: Substring) -> Substring {
         guard let first = text.firstIndex(where: { !$0.isWhitespace }), let last = text.lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return text[first...last]

@@ -162,8 +162,8 @@ public struct WalkPlan: Sendable, Hashable {
         }
         // The waypoints: the turns, and the points a long curve needs between them.
         var kept = Set(turnIndices.map(\.index))
-        var anchors = [0] + turnIndices.map(\.index) + [shape.count - 1]
-        anchors = anchors.enumerated().filter { $0.offset == 0 || $0.element != anchors[$0.offset - 1] }.map(\.element)
+        // Turns lie strictly inside the line, so the anchors are in order without repeats.
+        let anchors = [0] + turnIndices.map(\.index) + [shape.count - 1]
         for (first, last) in zip(anchors, anchors.dropFirst()) where last - first > 1 {
             let leg = TrackSimplifier.douglasPeucker(Array(flat[first...last]), tolerance: settings.bendToleranceMeters)
             for offset in leg { kept.insert(first + offset) }
@@ -193,7 +193,6 @@ public struct WalkPlan: Sendable, Hashable {
         guard nodes.count > 2 else { return [] }
         var found: [(index: Int, degrees: Double)] = []
         for index in 1..<(nodes.count - 1) {
-            guard along[index] - along[index - 1] > 0 || index + 1 < nodes.count else { continue }
             let back = point(flat, along: along, at: along[index] - settings.directionSpanMeters)
             let ahead = point(flat, along: along, at: along[index] + settings.directionSpanMeters)
             let into = direction(from: back, to: flat[index])

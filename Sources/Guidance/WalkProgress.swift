@@ -84,14 +84,6 @@ public struct WalkProgress: Sendable, Hashable {
         return straight + max(plan.turns[turn].alongMeters - plan.alongMeters[target], 0)
     }
 
-    /// Metres from `position` to the end along the line, by waypoint `waypoint`.
-    public func metersToEnd(from position: Coordinate, waypoint: Int) -> Double {
-        guard waypoint < plan.waypoints.count else { return 0 }
-        let target = plan.waypoints[waypoint]
-        return Geodesic.wgs84.inverse(from: position, to: plan.shape[target]).distanceMeters + plan.distanceMeters
-            - plan.alongMeters[target]
-    }
-
     /// Takes a fix.
     /// - Parameters:
     ///   - position: Where the wearer is.

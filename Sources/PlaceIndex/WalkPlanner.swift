@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CommandLineSupport
 import Geodesy
 import Guidance
 import SystemSupport
@@ -67,6 +68,8 @@ public struct WalkPlanner: Sendable {
         }
     }
 
+    /// The state directory the routes are in.
+    public let stateDirectory: String
     /// The routes' directory (`routes/` in the state directory).
     public let directory: String
     /// Where the router's errors are written while it runs (one file: plans are made one at a
@@ -91,11 +94,15 @@ public struct WalkPlanner: Sendable {
 
     /// A planner of the routes in `stateDirectory`.
     public init(stateDirectory: String, router: String? = Self.findRouter()) {
+        self.stateDirectory = stateDirectory
         directory = stateDirectory + "/" + MapImport.routesDirectoryName
         errorsPath = stateDirectory + "/.plan-errors"
         self.router = router
         routerVersion = router.map { Routino.version(of: $0, errors: stateDirectory + "/.plan-errors") }
     }
+
+    /// Whether routes were imported: one stat.
+    public var hasRoutes: Bool { Routino.hasRoutes(in: stateDirectory) }
 
     /// Holds the database to its manifest (written at import): the same Routino, every file
     /// as long as it was written. A database imported before manifests were written is taken
@@ -140,7 +147,7 @@ public struct WalkPlanner: Sendable {
     public func plan(from start: Coordinate, to end: Coordinate, profile: Profile, stop: () -> Bool = { false })
         throws(Failure) -> WalkPlan
     {
-        guard (try? FileSystem.kind(of: directory + "/" + Routino.prefix + "-nodes.mem")) == .regularFile else { throw .noRoutes }
+        guard hasRoutes else { throw .noRoutes }
         guard let router else { throw .noRouter }
         try checkDatabase()
         let process: SpawnedProcess
@@ -222,7 +229,7 @@ public struct WalkPlanner: Sendable {
         mutating func take(_ line: ArraySlice<UInt8>) {
             guard let first = line.first(where: { $0 != UInt8(ascii: " ") }), first != UInt8(ascii: "#") else { return }
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
-                String(decoding: $0, as: UTF8.self).trimmingSpaces()
+                String(ConfigurationLine.trimmingWhitespace(Substring(decoding: $0, as: UTF8.self)))
             }
             guard fields.count >= 8, let latitude = Double(fields[0]), let longitude = Double(fields[1]),
                 (-90...90).contains(latitude), (-180...180).contains(longitude)
@@ -238,15 +245,5 @@ public struct WalkPlanner: Sendable {
                 WalkPlan.Node(coordinate: coordinate, way: String(way.prefix(200)), isJunction: fields[3].hasPrefix("Junct")))
             if let total = Double(fields[7]) { minutes = total }
         }
-    }
-}
-
-extension String {
-    /// Without the spaces at either end.
-    fileprivate func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while slice.first == " " { slice.removeFirst() }
-        while slice.last == " " { slice.removeLast() }
-        return String(slice)
     }
 }

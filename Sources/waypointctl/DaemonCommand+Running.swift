@@ -72,12 +72,15 @@ extension DaemonCommand {
         } else {
             Console.output("chose: \(SearchSummary.label(result)) (no fix yet: its distance from here is not known)")
         }
-        let name = PlaceName.cleaned(result.name ?? result.address ?? result.kind ?? "")
-        let location = Location(
-            coordinate: Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude), name: name,
-            source: .coordinates)
         // A map's place is where the map says: no longitude-first question.
-        return try DaemonCommand.go(location, name: nil, force: true, walk: walk).run(in: session)
+        return try DaemonCommand.go(location(of: result), name: nil, force: true, walk: walk).run(in: session)
+    }
+
+    /// A search result as a place: its name (or address, or kind) names it.
+    static func location(of result: SearchReport.Result) -> Location {
+        Location(
+            coordinate: Coordinate(uncheckedLatitudeDegrees: result.latitude, longitudeDegrees: result.longitude),
+            name: PlaceName.cleaned(result.name ?? result.address ?? result.kind ?? ""), source: .coordinates)
     }
 
     /// The command on an open session.

@@ -44,21 +44,19 @@ enum RoutePlanCommand {
 
     /// A place typed or chosen: its coordinates and the name it carries.
     private static func point(_ place: DaemonCommand.PlaceArgument, session: DaemonSession) throws(DaemonFailure) -> DestinationReport {
+        let location: Location
         switch place {
         case .result(let number):
-            let result = try DaemonCommand.searchResult(number)
-            let name = PlaceName.cleaned(result.name ?? result.address ?? result.kind ?? "")
-            return DestinationReport(latitude: result.latitude, longitude: result.longitude, name: name)
+            location = DaemonCommand.location(of: try DaemonCommand.searchResult(number))
         case .text(let text):
-            let location: Location
             do throws(LocationError) {
                 location = try LocationParser.parse(text)
             } catch {
                 guard case .needsReference = error else { throw .input(PlaceName.printable("\(error)"), .dataError) }
                 location = try PlaceText.completed(text, session: session)
             }
-            return DestinationReport(
-                latitude: location.coordinate.latitudeDegrees, longitude: location.coordinate.longitudeDegrees, name: location.name)
         }
+        return DestinationReport(
+            latitude: location.coordinate.latitudeDegrees, longitude: location.coordinate.longitudeDegrees, name: location.name)
     }
 }

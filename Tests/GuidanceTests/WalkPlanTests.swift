@@ -9,10 +9,6 @@ import Testing
 /// `WalkPlannerTests` and against an independent oracle in `WalkOracleTests`).
 @Suite("Guidance: a walk's plan", .timeLimit(.minutes(5)))
 struct WalkPlanTests {
-    static func node(_ east: Double, _ north: Double, _ way: String = "Rue A", junction: Bool = false) -> WalkPlan.Node {
-        DrawnWalk.node(east, north, way, junction: junction)
-    }
-
     @Test("a right-angle corner at a junction is one right turn onto the next street, 100 m from the start")
     func rightAngle() throws {
         let plan = WalkPlan(nodes: DrawnWalk.corner, durationSeconds: 180)
@@ -31,8 +27,8 @@ struct WalkPlanTests {
     @Test("a corner drawn as three kinks a few metres apart counts once")
     func roundedCorner() {
         let nodes = [
-            Self.node(0, 0), Self.node(0, 50), Self.node(0, 96, junction: true), Self.node(1.5, 98.5, junction: true),
-            Self.node(4, 100, "Rue B", junction: true), Self.node(50, 100, "Rue B"), Self.node(100, 100, "Rue B"),
+            DrawnWalk.node(0, 0), DrawnWalk.node(0, 50), DrawnWalk.node(0, 96, junction: true), DrawnWalk.node(1.5, 98.5, junction: true),
+            DrawnWalk.node(4, 100, "Rue B", junction: true), DrawnWalk.node(50, 100, "Rue B"), DrawnWalk.node(100, 100, "Rue B"),
         ]
         let plan = WalkPlan(nodes: nodes, durationSeconds: 0)
         #expect(plan.turns.count == 1, "\(plan.turns.map(\.turnDegrees))")
@@ -44,7 +40,7 @@ struct WalkPlanTests {
         // A quarter circle of radius 300 m, a node every ~5 m, no junction.
         let nodes = stride(from: 0.0, through: 90, by: 1).map { degrees in
             let radians = degrees * Double.pi / 180
-            return Self.node(300 - 300 * cos(radians), 300 * sin(radians))
+            return DrawnWalk.node(300 - 300 * cos(radians), 300 * sin(radians))
         }
         let plan = WalkPlan(nodes: nodes, durationSeconds: 0)
         #expect(plan.turns.isEmpty)
@@ -64,8 +60,8 @@ struct WalkPlanTests {
             let radians = degrees * Double.pi / 180
             return WalkPlan(
                 nodes: [
-                    Self.node(0, 0), Self.node(0, 50, junction: junction),
-                    Self.node(50 * sin(radians), 50 + 50 * cos(radians)),
+                    DrawnWalk.node(0, 0), DrawnWalk.node(0, 50, junction: junction),
+                    DrawnWalk.node(50 * sin(radians), 50 + 50 * cos(radians)),
                 ], durationSeconds: 0)
         }
         #expect(plan(degrees: 40, junction: true).turns.count == 1)

@@ -11,26 +11,7 @@ import Testing
 @Suite("Walking routes planned with Routino", .serialized, .timeLimit(.minutes(5)))
 struct WalkPlannerTests {
     /// A state directory with Monaco's index and routes, imported once.
-    static let monaco: Result<String, TestFailure> = {
-        do {
-            guard HostileImportTests.hasRoutino() else { throw TestFailure("routino is not installed (apt-get install routino)") }
-            let waypointd = try ExternalTool.built("waypointd")
-            let state = FileManager.default.temporaryDirectory.appendingPathComponent("walks-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-            let imported = try ExternalTool.run(waypointd, ["map", "import", RoutesImportTests.monaco, "--state-dir", state])
-            guard imported.status == 0 else { throw TestFailure(imported.standardError) }
-            return .success(state)
-        } catch let failure as TestFailure {
-            return .failure(failure)
-        } catch {
-            return .failure(TestFailure("\(error)"))
-        }
-    }()
-
-    struct TestFailure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
+    static let monaco = Result { try WalkOracleTests.imported(RoutesImportTests.monaco) }
 
     static func state() throws -> String {
         try RoutesImportTests.requireRoutino()

@@ -56,8 +56,8 @@ struct WalkEndToEndTests {
         #expect(arrived, "\(daemon.process.errors.suffix(20).map(\.text))")
         let lines = daemon.process.errors.map(\.text)
         let corners = lines.filter { $0.contains("corner ahead") }
+        // Each turn told once (that it comes before the corner is reached: DaemonStateWalkTests).
         #expect(corners.count == turns.count, "\(corners)")
-        // Each turn is told before the waypoint at it is reached: told k times by the k-th reach.
         #expect(Self.count(daemon, "walk planned again") == 0)
         let status = try daemon.client().request(#"{"cmd":"status"}"#)
         #expect(status?["state"] as? String == "arrived")

@@ -11,8 +11,6 @@ import Synchronization
 public final class WalkPlanning: Sendable {
     /// The planner.
     let planner: WalkPlanner
-    /// Where the routes are.
-    private let stateDirectory: String
     /// What a plain `go` does.
     public let setting: Configuration.Walk
     /// Held for the whole of a plan: one router at a time, one errors file.
@@ -26,12 +24,11 @@ public final class WalkPlanning: Sendable {
     /// Planning over the routes in `stateDirectory`.
     public init(stateDirectory: String, setting: Configuration.Walk, router: String? = WalkPlanner.findRouter()) {
         planner = WalkPlanner(stateDirectory: stateDirectory, router: router)
-        self.stateDirectory = stateDirectory
         self.setting = setting
     }
 
-    /// Whether routes were imported and Routino can read them: one stat.
-    public var hasRoutes: Bool { Routino.hasRoutes(in: stateDirectory) }
+    /// Whether routes were imported: one stat.
+    public var hasRoutes: Bool { planner.hasRoutes }
 
     /// Whether a `go` from `position` to `destination` with `walk` (nil: the setting) plans a
     /// walk. An explicit true always does; the setting only when routes exist, and on `auto`
