@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
         // glibc's malloc.h, for mallopt(3) (SystemSupport's HeapPolicy).
         .systemLibrary(name: "CMalloc"),
+        // The kernel's input devices (linux/input.h): a button's presses (Sources/ButtonInput).
+        .systemLibrary(name: "CInput"),
 
         // The pure core: no Foundation, no clock, no IO.
         .target(name: "Geodesy"),
@@ -96,21 +98,27 @@ let package = Package(
         .target(name: "GPSClient", dependencies: ["Geodesy", "SystemSupport", "CGPS", "CGPSLink"]),
         .target(name: "IMU", dependencies: ["Heading", "SystemSupport", "CI2C"]),
         .target(name: "Haptics", dependencies: ["Guidance", "SystemSupport"]),
+        // A button: Linux input devices read as the kernel gives them (struct input_event).
+        .target(name: "ButtonInput", dependencies: ["CInput", "SystemSupport"]),
         .target(
             name: "Simulation",
-            dependencies: ["IMU", "GPSClient", "Heading", "Geodesy", "Geomagnetism", "SystemSupport"]),
+            dependencies: [
+                "ButtonInput", "ControlProtocol", "IMU", "GPSClient", "Heading", "Geodesy", "Geomagnetism", "SystemSupport",
+            ]),
         .target(
             name: "Daemon",
             dependencies: [
-                "CommandLineSupport", "Core", "Geodesy", "Geomagnetism", "Heading", "Guidance", "ControlProtocol",
-                "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation", "PlaceIndex", "TextFormats",
+                "ButtonInput", "ClientSupport", "CommandLineSupport", "Core", "Geodesy", "Geomagnetism", "Heading",
+                "Guidance", "ControlProtocol", "SystemSupport", "GPSClient", "IMU", "Haptics", "Simulation", "PlaceIndex",
+                "TextFormats",
             ]),
 
         // Programs.
         .executableTarget(
             name: "waypointd",
             dependencies: [
-                "CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "Geodesy", "GPSClient", "Guidance", "Haptics",
+                "ButtonInput", "CommandLineSupport", "Daemon", "ControlProtocol", "DaemonClient", "Geodesy", "GPSClient",
+                "Guidance", "Haptics",
                 "LocationIntake", "PlaceIndex", "SystemSupport",
             ],
             linkerSettings: releaseLinking),
@@ -144,7 +152,7 @@ let package = Package(
         .testTarget(name: "TextFormatsTests", dependencies: ["ControlProtocol", "TestSupport", "TextFormats"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "TestSupport", "TextFormats"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
-        .testTarget(name: "ClientSupportTests", dependencies: ["ClientSupport", "Geodesy", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "ClientSupportTests", dependencies: ["ClientSupport", "ControlProtocol", "Geodesy", "TestSupport"], exclude: ["Data"]),
         // The core's decisions, read back as the wire would carry them (Daemon's DaemonReplies).
         .testTarget(
             name: "CoreTests",
@@ -165,6 +173,7 @@ let package = Package(
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
+        .testTarget(name: "ButtonInputTests", dependencies: ["ButtonInput", "SystemSupport", "TestSupport"]),
         .testTarget(name: "HeadingTests", dependencies: [
             "Geodesy", "Geomagnetism", "Heading", "Simulation", "TestSupport",
         ]),
@@ -177,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "CommandLineSupport", "ControlProtocol", "Core", "Daemon", "Geodesy", "GPSClient", "Guidance",
+                "ButtonInput", "ClientSupport", "CommandLineSupport", "ControlProtocol", "Core", "Daemon", "Geodesy", "GPSClient", "Guidance",
                 "Haptics", "Heading", "IMU", "Simulation", "SystemSupport", "TestSupport", "TextFormats",
             ]),
         .testTarget(name: "WaypointdTests", dependencies: [

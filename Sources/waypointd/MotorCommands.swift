@@ -16,7 +16,7 @@ enum MotorCommands {
 
         motor-test plays a pattern on the motor (default: test, one second at full drive) and
         switches it off; with --repeat it plays until interrupted (SIGINT or SIGTERM), and the
-        motor is always left off. Patterns: \(HapticPattern.allCases.map(\.rawValue).joined(separator: ", ")).
+        motor is always left off. Patterns: \(HapticPattern.named.map(\.rawValue).joined(separator: ", ")).
 
         motor-off forces the motor off: duty 0 and output disabled, if the channel is exported.
         It is what systemd runs after the daemon stops, whatever the reason, so that a crash
@@ -104,7 +104,7 @@ enum MotorCommands {
         options.sysfsRoot = try arguments.nonEmptyValue("--sysfs-root", what: "a directory") ?? "/"
         if let text = arguments.value("--pattern") {
             guard let pattern = HapticPattern(rawValue: text) else {
-                let names = HapticPattern.allCases.map(\.rawValue).joined(separator: ", ")
+                let names = HapticPattern.named.map(\.rawValue).joined(separator: ", ")
                 throw UsageError("--pattern takes one of: \(names)", command: command)
             }
             options.pattern = pattern
