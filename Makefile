@@ -65,7 +65,7 @@ TEST_BUNDLE   = $(DEBUG_BIN)/waypointdPackageTests.xctest
 # Each test has its own time limit, which names it; a test stuck in a call that never returns is
 # ended with the whole phase after this long (the unit phase takes about 80 s).
 UNIT_TEST_SECONDS ?= 900
-END_TO_END    = WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests
+END_TO_END    = WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests|ButtonReaderTests|VoiceTests
 test: build
 	$(SWIFT) build --build-tests $(BUILD_CHECKS)
 	WAYPOINT_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) timeout --kill-after=10 $(UNIT_TEST_SECONDS) $(SWIFT) test --skip-build --skip '$(END_TO_END)'

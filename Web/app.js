@@ -164,6 +164,11 @@ function announceChanges(prev, s) {
     if (!before.has(problem)) lines.push(sentence(`Problem: ${problem}`)); // ends a sentence: more may follow
   }
   if (lines.length) say(lines.join(' '), AUTO);
+  // The daemon's answer to the wearer's button (said aloud on the Pi too), once each: the
+  // number tells a sentence said again from a new one.
+  if (s.said && typeof s.said.text === 'string' && (!prev.said || s.said.n !== prev.said.n)) {
+    say(s.said.text, { key: 'said' });
+  }
   if (s.state === 'guiding') {
     const change = app.tracker.update(s.error, s.haptic && s.haptic.zone, Date.now());
     // Its own key: a newer on or off replaces one still waiting to be said.

@@ -6,7 +6,7 @@
 # Runs apt-get directly as root, through sudo otherwise, and says what to do when neither works.
 set -eu
 
-packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux libexpat1-dev gpsbabel libxml2-utils python3-pip mandoc dpkg-dev debhelper lintian debootstrap libsqlite3-dev osmium-tool python3-pyosmium libmicrohttpd-dev libqrencode-dev libjs-leaflet chromium chromium-driver routino"
+packages="libgps-dev libi2c-dev pkg-config gpsd gpsd-clients geographiclib-tools systemd socat netcat-openbsd tmux libexpat1-dev gpsbabel libxml2-utils python3-pip mandoc dpkg-dev debhelper lintian debootstrap libsqlite3-dev osmium-tool python3-pyosmium libmicrohttpd-dev libqrencode-dev libjs-leaflet chromium chromium-driver routino espeak-ng alsa-utils"
 if [ "${1:-}" = "--bench" ]; then
     packages="$packages libgeographiclib-dev g++ wrk"
 fi

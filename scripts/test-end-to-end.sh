@@ -17,7 +17,7 @@ logs=.build/test-logs
 mkdir -p "$logs"
 
 # Every end-to-end suite, by module or suite type: what `make test`'s unit phase skips.
-all='WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests'
+all='WaypointdTests|InstallTests|WaypointctlTests|GPSClientTests|HealthCheckTests|HapticPlayerRealTimeTests|ControlServerTests|ButtonReaderTests|VoiceTests'
 # Run alone, after the shards: they time the player's edges and the control server's threads,
 # or load the daemon on purpose (the motor under a stream of requests, the short soak).
 alone='HapticPlayerRealTimeTests|ControlServerTests|MotorBoundsTests|SoakTests'

@@ -81,6 +81,9 @@ extension ControlRequest {
         case .whereAmI(let latitude, let longitude):
             fields.lat = latitude
             fields.lon = longitude
+        case .buttonTest(let seconds):
+            fields.action = "test"
+            fields.seconds = seconds
         }
         do {
             return JSONWriter.bytes(try JSONValueEncoder().encode(fields), layout: .compact) + [UInt8(ascii: "\n")]
@@ -107,6 +110,7 @@ extension ControlRequest {
         case .buzz: "buzz"
         case .search: "search"
         case .whereAmI: "where"
+        case .buttonTest: "button"
         }
     }
 }

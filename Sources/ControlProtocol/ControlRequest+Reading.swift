@@ -58,6 +58,11 @@ extension ControlRequest {
         .buzz(try fields.choice("pattern", default: .test))
     }
 
+    static func readButton(_ fields: RequestReader) throws(ControlError) -> ControlRequest {
+        _ = try fields.word("action", among: ["test"], default: "test")
+        return .buttonTest(seconds: try fields.number("seconds", in: 0...maximumButtonTestSeconds) ?? 60)
+    }
+
     static func readBack(_ fields: RequestReader) throws(ControlError) -> ControlRequest {
         .back(minutes: try fields.number("minutes", in: 1...maximumBackMinutes))
     }

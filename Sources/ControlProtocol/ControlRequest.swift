@@ -20,6 +20,7 @@ import TextFormats
 /// | `{"cmd":"buzz","pattern":"test"}` | ``buzz(_:)`` |
 /// | `{"cmd":"search","query":"bakery","limit":10}` | ``search(_:latitude:longitude:limit:)`` |
 /// | `{"cmd":"where","lat":43.73,"lon":7.42}` | ``whereAmI(latitude:longitude:)`` |
+/// | `{"cmd":"button","action":"test","seconds":60}` | ``buttonTest(seconds:)`` |
 public enum ControlRequest: Sendable, Hashable {
     /// How many recent destinations the daemon keeps, so the largest `recent` index.
     public static let recentCount = 5
@@ -45,7 +46,7 @@ public enum ControlRequest: Sendable, Hashable {
     @inlinable
     public var isQuestion: Bool {
         switch self {
-        case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch, .search, .whereAmI: true
+        case .status, .recent, .place(.list), .route(.show), .calibrate(.status), .track(.export), .watch, .search, .whereAmI, .buttonTest: true
         default: false
         }
     }
@@ -98,6 +99,11 @@ public enum ControlRequest: Sendable, Hashable {
     case search(String, latitude: Double?, longitude: Double?, limit: Int)
     /// The nearest address or street to the position given, else to the current fix.
     case whereAmI(latitude: Double?, longitude: Double?)
+    /// For `seconds` (0 ends it), the button's gestures are confirmed on the motor and shown
+    /// in `STATUS`, but not acted on: for setting a button up.
+    case buttonTest(seconds: Double)
+    /// The longest `button test`, seconds.
+    public static let maximumButtonTestSeconds = 600.0
 
     /// Parses and checks one line (without its newline).
     ///
@@ -134,6 +140,7 @@ public enum ControlRequest: Sendable, Hashable {
         ("go", readGo), ("clear", { _ in .clear }), ("status", { _ in .status }), ("watch", readWatch),
         ("recent", readRecent), ("place", readPlace), ("route", readRoute), ("back", readBack), ("track", readTrack),
         ("mute", readMute), ("buzz", readBuzz), ("calibrate", readCalibrate), ("search", readSearch), ("where", readWhere),
+        ("button", readButton),
     ]
 
     /// Every `"cmd"` the protocol knows, in the order the README lists them: waypointctl has a

@@ -22,6 +22,8 @@ extension StatusReport: Decodable {
             problems: try container.decodeIfPresent([String].self, forKey: .problems) ?? [],
             route: try container.decodeIfPresent(RouteReport.self, forKey: .route))
         map = try container.decodeIfPresent(Map.self, forKey: .map)
+        button = try container.decodeIfPresent(Button.self, forKey: .button)
+        said = try container.decodeIfPresent(Said.self, forKey: .said)
     }
 }
 

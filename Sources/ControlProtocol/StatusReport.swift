@@ -164,6 +164,10 @@ public struct StatusReport: Sendable, Hashable {
     public var imu: IMU?
     /// `map`: the offline map loaded for search and where, or null without one.
     public var map: Map?
+    /// `button`: the button's devices and its last gesture, or null when none is configured.
+    public var button: Button?
+    /// `said`: the last sentence the button asked for (spoken, or to be shown), or null.
+    public var said: Said?
     /// `problems`: what went wrong that the wearer's helper should know, one sentence each,
     /// e.g. a state file found corrupt at start and set aside; empty when nothing did.
     public var problems: [String]
@@ -194,7 +198,7 @@ public struct StatusReport: Sendable, Hashable {
 extension StatusReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case messageClass = "class", state, fix, heading, destination, bearing, distance, error, haptic
-        case calibration, muted, imu, problems, route, map
+        case calibration, muted, imu, problems, route, map, button, said
     }
 
     /// Writes the whole `STATUS` message, `"class":"STATUS"` included.
@@ -214,6 +218,8 @@ extension StatusReport: Encodable {
         try container.encode(isMuted, forKey: .muted)
         try container.encode(imu, forKey: .imu)
         try container.encode(map, forKey: .map)
+        try container.encode(button, forKey: .button)
+        try container.encode(said, forKey: .said)
         try container.encode(problems, forKey: .problems)
     }
 }
@@ -228,6 +234,66 @@ extension StatusReport {
         public init(source: String, timestamp: String) {
             self.source = source
             self.timestamp = timestamp
+        }
+    }
+}
+
+extension StatusReport {
+    /// `{"devices":[…],"pressed":{"n":3,"gesture":"double"},"testing":false}`: the devices
+    /// read as the button, the last gesture (numbered from 1 since the start, so that a watcher
+    /// sees each once), and whether `button test` is on (gestures reported, not acted on).
+    public struct Button: Sendable, Hashable, Codable {
+        public var devices: [Device]
+        public var pressed: Pressed?
+        public var testing: Bool
+
+        public init(devices: [Device], pressed: Pressed? = nil, testing: Bool = false) {
+            self.devices = devices
+            self.pressed = pressed
+            self.testing = testing
+        }
+
+        /// `{"device":"/dev/input/by-path/…","name":"button@11","ready":true,"problem":null}`:
+        /// as configured, its name once opened, whether it is read now, and why not.
+        public struct Device: Sendable, Hashable, Codable {
+            public var device: String
+            public var name: String?
+            public var ready: Bool
+            public var problem: String?
+
+            public init(device: String, name: String? = nil, ready: Bool, problem: String? = nil) {
+                self.device = device
+                self.name = name
+                self.ready = ready
+                self.problem = problem
+            }
+        }
+
+        /// `{"n":3,"gesture":"double"}`.
+        public struct Pressed: Sendable, Hashable, Codable {
+            public var serial: Int
+            public var gesture: String
+
+            enum CodingKeys: String, CodingKey { case serial = "n", gesture }
+
+            public init(serial: Int, gesture: String) {
+                self.serial = serial
+                self.gesture = gesture
+            }
+        }
+    }
+
+    /// `{"n":2,"text":"Bakery is 240 metres away, at 2 o'clock."}`: numbered from 1 since the
+    /// start, so that the companion says each once.
+    public struct Said: Sendable, Hashable, Codable {
+        public var serial: Int
+        public var text: String
+
+        enum CodingKeys: String, CodingKey { case serial = "n", text }
+
+        public init(serial: Int, text: String) {
+            self.serial = serial
+            self.text = text
         }
     }
 }

@@ -84,6 +84,8 @@ extension DaemonState {
         case .watch: return .answer(.ok)
         // The map is no part of the state: DaemonCore asks the place index before this.
         case .search, .whereAmI: return .answer(.ok)
+        // The button is no part of the state either: DaemonCore hands this to its reader.
+        case .buttonTest: return .answer(.ok)
         }
     }
 

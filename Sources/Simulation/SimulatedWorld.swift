@@ -70,6 +70,8 @@ public final class SimulatedWorld: Sendable {
     private let script: SimulationScript?
     private let logger: Logger?
     private let observeStep: (@Sendable (_ seconds: Double, _ yawDegrees: Double) -> Void)?
+    /// The button the script presses, if the daemon reads one.
+    private let button: SimulatedButton?
     private let state: Mutex<State>
 
     /// A world starting now on `clock`, with nothing happened yet.
@@ -84,9 +86,10 @@ public final class SimulatedWorld: Sendable {
     ///     bench times the daemon against. Must return at once and not call the world.
     public init(
         settings: Settings = Settings(), script: SimulationScript? = nil, clock: ScaledClock, logger: Logger? = nil,
-        observeStep: (@Sendable (_ seconds: Double, _ yawDegrees: Double) -> Void)? = nil
+        button: SimulatedButton? = nil, observeStep: (@Sendable (_ seconds: Double, _ yawDegrees: Double) -> Void)? = nil
     ) {
         self.settings = settings
+        self.button = button
         self.observeStep = observeStep
         self.script = script
         self.clock = clock
@@ -224,6 +227,9 @@ public final class SimulatedWorld: Sendable {
             case .stall(let seconds): state.pendingStallSeconds += seconds
             case .turn(let degrees, let rate): state.walker.turn(byDegrees: degrees, degreesPerSecond: rate)
             case .stray(let meters): state.walker.stray(meters: meters)
+            case .press(let gesture):
+                // One write to a pipe that does not block, and no other lock: safe under ours.
+                if let button { button.press(gesture) } else { logger?.warning("simulation: no button to press", [:]) }
             }
         }
     }

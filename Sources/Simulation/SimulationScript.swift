@@ -1,3 +1,4 @@
+import ControlProtocol
 /// What happens to a simulated run, and when: the GPS going quiet, a magnet coming close. It
 /// lets `make demo` and the end-to-end tests show what the wearer feels when the world
 /// misbehaves. One event a line, `#` starts a comment:
@@ -41,6 +42,8 @@ public struct SimulationScript: Sendable, Hashable {
         /// The walker is pushed this many metres to their right, off the path (a walk is then
         /// planned again).
         case stray(meters: Double)
+        /// The wearer presses the button: the gesture's presses and releases, ending now.
+        case press(ButtonGesture)
 
         public var description: String {
             switch self {
@@ -50,6 +53,7 @@ public struct SimulationScript: Sendable, Hashable {
             case .stall(let seconds): "stall \(seconds) s"
             case .turn(let degrees, let rate): "turn \(degrees)° at \(rate) °/s"
             case .stray(let meters): "stray \(meters) m"
+            case .press(let gesture): "press \(gesture.rawValue)"
             }
         }
     }
@@ -111,6 +115,11 @@ public struct SimulationScript: Sendable, Hashable {
                     throw fail("'\(words[2])' is not a distance in metres (more than 0, at most 1000)")
                 }
                 event = .stray(meters: meters)
+            case ("press", 3):
+                guard let gesture = ButtonGesture(rawValue: String(words[2])) else {
+                    throw fail("'\(words[2])' is not a gesture: \(ButtonGesture.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                event = .press(gesture)
             default:
                 throw fail("'\(words[1...].joined(separator: " "))' is not an event: \(Self.eventSyntax)")
             }
@@ -122,7 +131,7 @@ public struct SimulationScript: Sendable, Hashable {
 
     /// The events a line may name, for errors.
     private static let eventSyntax =
-        "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on, stall SECONDS, turn DEGREES DEGREES_PER_SECOND or stray METRES"
+        "gps-off, gps-on, magnet MICROTESLA, imu-off, imu-on, stall SECONDS, turn DEGREES DEGREES_PER_SECOND, stray METRES or press GESTURE"
 
     /// The events due after `start` and up to `end`, seconds, in order.
     public func events(after start: Double, through end: Double) -> [Event] {

@@ -127,7 +127,7 @@ public enum SocketCall {
 
     /// `pipe(2)`, then `FD_CLOEXEC` and `O_NONBLOCK` on both ends (see ``accept(_:)`` on why
     /// not `pipe2`).
-    static func makeWakePipe() -> Result<(read: Int32, write: Int32), Errno> {
+    public static func makeWakePipe() -> Result<(read: Int32, write: Int32), Errno> {
         var ends: [Int32] = [-1, -1]
         if case .failure(let error) = SystemCall.valueOrErrno({ pipe(&ends) }) { return .failure(error) }
         for end in ends {
@@ -139,13 +139,14 @@ public enum SocketCall {
         return .success((ends[0], ends[1]))
     }
 
-    /// `poll(2)` for input on each descriptor, without a timeout; EINTR retried.
+    /// `poll(2)` for input on each descriptor, waiting at most `milliseconds` (-1: no limit);
+    /// EINTR retried.
     ///
     /// - Returns: For each descriptor, whether it is readable (or hung up, or failed: a read
-    ///   then reports what happened).
-    static func waitForInput(_ descriptors: [Int32]) -> Result<[Bool], Errno> {
+    ///   then reports what happened); all false when the time passed.
+    public static func waitForInput(_ descriptors: [Int32], milliseconds: Int32 = -1) -> Result<[Bool], Errno> {
         var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        return SystemCall.valueOrErrno { poll(&entries, nfds_t(entries.count), -1) }
+        return SystemCall.valueOrErrno { poll(&entries, nfds_t(entries.count), milliseconds) }
             .map { _ in entries.map { $0.revents != 0 } }
     }
 

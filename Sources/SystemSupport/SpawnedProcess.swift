@@ -2,11 +2,19 @@
 
 /// A program run as a child: its standard output a pipe this process reads line by line, its
 /// standard error a file (read after it ends, so a chatty child can never block on a full pipe
-/// no one reads), standard input `/dev/null`. The only caller of `posix_spawn` outside tests.
+/// no one reads), standard input `/dev/null` or a few bytes given. The only caller of
+/// `posix_spawn` outside tests.
 public final class SpawnedProcess {
     public let processID: pid_t
     private let output: FileDescriptor
     private var exitStatus: Int32?
+    /// Whether the child leads a process group of its own, which ``kill()`` ends whole.
+    private let isGroupLeader: Bool
+
+    /// The most bytes ``init(_:_:standardErrorPath:standardInput:ownProcessGroup:)`` writes to
+    /// the child's standard input: what a pipe takes at once (`PIPE_BUF`), so the write never
+    /// waits for the child.
+    public static let maximumInputBytes = 4096
 
     /// Why a program could not be started.
     public struct StartError: Error, CustomStringConvertible {
@@ -16,15 +24,41 @@ public final class SpawnedProcess {
     }
 
     /// Starts `program` (a path) with `arguments`, standard error to `standardErrorPath`.
-    public init(_ program: String, _ arguments: [String], standardErrorPath: String) throws(StartError) {
+    /// - Parameters:
+    ///   - standardInput: What the child reads on standard input, at most
+    ///     ``maximumInputBytes`` (more are cut); nil: `/dev/null`.
+    ///   - ownProcessGroup: Whether the child leads a new process group, so that ``kill()``
+    ///     also ends what it started (a shell's pipeline).
+    public init(
+        _ program: String, _ arguments: [String], standardErrorPath: String, standardInput: [UInt8]? = nil,
+        ownProcessGroup: Bool = false
+    ) throws(StartError) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw StartError(program: program, errno: .current) }
         // Neither end may leak into another child; the spawn dups the write end onto 1.
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var inputEnds: [Int32] = [-1, -1]
+        if let standardInput {
+            guard pipe(&inputEnds) == 0 else {
+                pipeEnds.forEach { close($0) }
+                throw StartError(program: program, errno: .current)
+            }
+            for end in inputEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            // Written before the child runs: it fits the pipe, so the write cannot wait.
+            let bytes = standardInput.prefix(Self.maximumInputBytes)
+            _ = bytes.withUnsafeBytes { Glibc.write(inputEnds[1], $0.baseAddress, $0.count) }
+            close(inputEnds[1])
+        }
+        defer { if inputEnds[0] >= 0 { close(inputEnds[0]) } }
+        isGroupLeader = ownProcessGroup
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if inputEnds[0] >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, inputEnds[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // The child starts as from a shell: no signal blocked (``SignalStream/block(_:)`` is
@@ -36,7 +70,9 @@ public final class SpawnedProcess {
         var ours = SignalStream.signalSet(SignalStream.inheritedByChildren)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &ours)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        posix_spawnattr_setpgroup(&attributes, 0)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -53,7 +89,7 @@ public final class SpawnedProcess {
     deinit {
         try? output.close()
         if exitStatus == nil {
-            Glibc.kill(processID, SIGKILL)
+            Glibc.kill(isGroupLeader ? -processID : processID, SIGKILL)
             _ = wait()
         }
     }
@@ -110,11 +146,11 @@ public final class SpawnedProcess {
     /// How often ``forEachLine(maximumLineBytes:stopWhen:_:)`` asks whether to stop, at most.
     public static let stopCheckMilliseconds: Int32 = 250
 
-    /// Ends the child at once (SIGKILL), when its output is no longer wanted; ``wait()`` then
-    /// reaps it.
+    /// Ends the child at once (SIGKILL), with its process group when it leads one, when its
+    /// output is no longer wanted; ``wait()`` then reaps it.
     public func kill() {
         guard exitStatus == nil else { return }
-        _ = Glibc.kill(processID, SIGKILL)
+        _ = Glibc.kill(isGroupLeader ? -processID : processID, SIGKILL)
     }
 
     /// Waits for the child: its exit status, or 128 + the signal that ended it.

@@ -6,7 +6,19 @@ import ControlProtocol
 public enum ExampleReplies {
     /// A status with every field filled in, all numbers finite, so that it reads back as the same
     /// value: a wrong wire name for any field, `bias` and `problems` included, fails a round trip.
-    public static let guidingStatus = StatusReport(
+    public static let guidingStatus: StatusReport = {
+        var status = guidingStatusWithoutButton
+        status.button = .init(
+            devices: [
+                .init(device: "/dev/input/by-path/platform-button@11-event", name: "button@11", ready: true),
+                .init(device: "name:Headset", ready: false, problem: "unplugged or out of range"),
+            ],
+            pressed: .init(serial: 3, gesture: "very-long"), testing: true)
+        status.said = .init(serial: 2, text: "Eiffel Tower is 430 metres away, at 1 o'clock.")
+        return status
+    }()
+
+    private static let guidingStatusWithoutButton = StatusReport(
         state: "guiding",
         fix: .init(
             time: "2026-05-01T12:00:00.5Z", mode: 3, latitude: 48.8556, longitude: 2.2986, horizontalErrorMeters: 4.8,

@@ -108,6 +108,9 @@ extension DaemonCommand {
         if case .calibrateWaiting(let timeout) = self {
             return try CalibrationWait.run(session: session, timeoutSeconds: timeout)
         }
+        if case .buttonTest(let seconds) = self {
+            return try ButtonTestCommand.run(seconds: seconds, session: session)
+        }
         // Before anything is set or played: coordinates that look typed longitude first,
         // typed as numbers or as a geo: URI (a map link or a plus code comes from an app).
         if case .go(let location, _, force: false, _) = self, [.coordinates, .geoURI].contains(location.source),

@@ -55,6 +55,8 @@ enum DaemonCommand: Equatable {
     case trackClear
     /// `back [--minutes N]`.
     case back(minutes: Double?)
+    /// `button test [--seconds N]`.
+    case buttonTest(seconds: Double)
     /// `search QUERY …` or `where …`: the request, and whether to print its line as it came.
     case search(ControlRequest, json: Bool)
     /// A request answered with `OK`, which is then printed as `done`: what most new requests
@@ -88,7 +90,7 @@ enum DaemonCommand: Equatable {
 
     /// The daemon commands, in the order the help lists them.
     static let table: [DaemonCommandEntry] = [
-        .go, .clear, .status, .watch, .recent, .place, .route, .back, .track, .mute, .buzz, .calibrate, .search, .whereAmI,
+        .go, .clear, .status, .watch, .recent, .place, .route, .back, .track, .mute, .buzz, .calibrate, .search, .whereAmI, .button,
     ]
 
     /// The names of the daemon commands, in the order the help lists them.
@@ -128,6 +130,7 @@ enum DaemonCommand: Equatable {
         case .trackExport(let since, let until): .track(.export(since: since, until: until, cursor: nil))
         case .trackClear: .track(.clear)
         case .back(let minutes): .back(minutes: minutes)
+        case .buttonTest(let seconds): .buttonTest(seconds: seconds)
         case .send(let request, _), .search(let request, _): request
         }
     }

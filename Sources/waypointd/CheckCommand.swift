@@ -14,7 +14,9 @@ enum CheckCommand {
         an item it depends on failed). The items: config (parsed as the daemon parses it),
         state (the state directory is writable), pwm (the motor's chip and channel exist and
         can be written; the motor is left off), i2c (the bus opens), imu (the chips answer),
-        gpsd (reachable, and a fix within the timeout).
+        button (each configured input device is there, can be read and sends one of
+        button-keys; below it every input device of the machine with its keys, the ones used
+        marked), gpsd (reachable, and a fix within the timeout).
 
         Run it as the daemon's user to see what the service will be allowed to do:
         sudo -u waypoint waypointd check
@@ -22,7 +24,7 @@ enum CheckCommand {
         --config PATH          the config file (default /etc/waypointd/waypointd.conf)
         --state-dir DIR        the state directory to check instead of the configured one
         --sysfs-root DIR       directory standing for / for sysfs (default /), for tests
-        --dev-dir DIR          directory holding the i2c-N nodes (default /dev), for tests
+        --dev-dir DIR          directory holding the i2c-N nodes and input/ (default /dev), for tests
         --gps-timeout SECONDS  how long to wait for a fix (default 10)
 
         Exit status: 0 when nothing failed (warnings allowed), 1 when an item failed, 64 usage error.

@@ -26,7 +26,7 @@ enum Waypointd {
         gpsd and the compass over I2C, and pulses the motor while the wearer faces the destination.
         --simulate runs it on a simulated board and walker, with no hardware; --simulate-events
         FILE makes that world misbehave on cue ("12 gps-off", "28 magnet 15", "40 imu-off",
-        "50 stall 2", "90 stray 60", one a line; see the README); --simulate-speed N runs that
+        "50 stall 2", "90 stray 60", "100 press long", one a line; see the README); --simulate-speed N runs that
         world and the daemon's clock N times faster (1 to 20); --simulate-at PLACE stands the
         simulated wearer there (inside an imported map, for walks). The destination is set over the control
         socket (default /run/waypointd/control.sock).

@@ -67,6 +67,14 @@ private let everyKeyChanged = """
     arrival-radius-meters 20
     warning-interval-seconds 30
     walk never
+    button /dev/input/by-path/platform-button@11-event, name:Headset
+    button-keys KEY_VOLUMEUP, 164
+    button-grab off
+    button-long-seconds 1.2
+    button-very-long-seconds 4
+    button-gap-seconds 0.5
+    button-debounce-ms 10
+    speech festival --tts
     socket /tmp/waypointd.sock
     state-dir /srv/waypointd
     log-level debug
@@ -169,6 +177,14 @@ struct ConfigurationTests {
         #expect(configuration.arrivalRadiusMeters == 20)
         #expect(configuration.warningIntervalSeconds == 30)
         #expect(configuration.walk == .never)
+        #expect(configuration.buttonDevices == ["/dev/input/by-path/platform-button@11-event", "name:Headset"])
+        #expect(configuration.buttonKeys == [115, 164])
+        #expect(configuration.buttonGrab == false)
+        #expect(configuration.buttonLongSeconds == 1.2)
+        #expect(configuration.buttonVeryLongSeconds == 4)
+        #expect(configuration.buttonGapSeconds == 0.5)
+        #expect(configuration.buttonDebounceMilliseconds == 10)
+        #expect(configuration.speech == "festival --tts")
         #expect(configuration.socketPath == "/tmp/waypointd.sock")
         #expect(configuration.stateDirectory == "/srv/waypointd")
         #expect(configuration.logLevel == .debug)
@@ -186,6 +202,12 @@ struct ConfigurationTests {
         #expect(motor.heartbeatAfter == .seconds(20))
         #expect(motor.heartbeatInterval == .seconds(3))
         #expect(motor.softPulseLength == MotorSettings().softPulseLength, "unconfigured fields keep their defaults")
+
+        let button = configuration.buttonSettings
+        #expect(button.devices == ["/dev/input/by-path/platform-button@11-event", "name:Headset"])
+        #expect(button.keys == [115, 164] && !button.grab)
+        #expect(button.gestures.longSeconds == 1.2 && button.gestures.veryLongSeconds == 4)
+        #expect(button.gestures.gapSeconds == 0.5 && button.gestures.debounceSeconds == 0.01)
 
         var rule = HapticRule()
         rule.zoneDegrees = 30
@@ -542,6 +564,32 @@ struct ConfigurationTests {
                 .motorFloorDuty == 0.6)
     }
 
+    @Test("button: paths or name:NAME, eight at most; keys by name or code; the long press before the very long one")
+    func buttonValues() throws {
+        #expect(try parse("button none").buttonDevices == [])
+        #expect(try parse("button name:waypoint").buttonDevices == ["name:waypoint"])
+        #expect(try parse("button-keys key_enter, 115,28").buttonKeys == [28, 115], "names in any case, codes, once each")
+        #expect(problems("button-keys 0x1C") == ["waypointd.conf:1: button-keys: bad value '0x1C': '0x1C' is not a key name or a code up to 767"])
+        #expect(
+            problems("button event0") == [
+                "waypointd.conf:1: button: bad value 'event0': 'event0' is neither an absolute path nor name:NAME"
+            ])
+        #expect(problems("button name:") == ["waypointd.conf:1: button: bad value 'name:': 'name:' is neither an absolute path nor name:NAME"])
+        let nine = (0..<9).map { "/dev/input/event\($0)" }.joined(separator: ",")
+        #expect(problems("button \(nine)") == ["waypointd.conf:1: button: bad value '\(nine)': expected 1 to 8 devices, or none"])
+        #expect(
+            problems("button-keys KEY_ENTR") == [
+                "waypointd.conf:1: button-keys: bad value 'KEY_ENTR': 'KEY_ENTR' is not a key name or a code up to 767; did you mean 'KEY_ENTER'?"
+            ])
+        #expect(
+            problems("button-long-seconds 3\nbutton-very-long-seconds 2") == [
+                "waypointd.conf:2: button-long-seconds 3 must not exceed button-very-long-seconds 2"
+            ])
+        #expect(problems("button-debounce-ms 1000") == ["waypointd.conf:1: button-debounce-ms: 1000 is out of range (allowed: 0 to 200)"])
+        #expect(try parse("speech none").speech == nil)
+        #expect(try parse("speech cat >> /tmp/said").speech == "cat >> /tmp/said")
+    }
+
     @Test("no cross-check against a value that was already rejected")
     func noCascade() {
         #expect(
@@ -695,6 +743,16 @@ struct ConfigurationTests {
                 arrival-radius-meters 15
                 warning-interval-seconds 10
                 walk auto
+
+                # Button and voice
+                button none
+                button-keys KEY_ENTER, KEY_PLAYPAUSE, KEY_PLAYCD, KEY_PAUSECD, KEY_MEDIA, BTN_0
+                button-grab on
+                button-long-seconds 0.8
+                button-very-long-seconds 3
+                button-gap-seconds 0.4
+                button-debounce-ms 30
+                speech espeak-ng -v en --stdout | aplay -q
 
                 # Daemon
                 socket /run/waypointd/control.sock

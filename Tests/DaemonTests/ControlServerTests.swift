@@ -85,6 +85,8 @@ private final class FakeHandler: ControlHandler {
             return .search(SearchReport(results: [], map: nil))
         case .whereAmI:
             return .error(ControlError(.notFound, "no map is loaded"))
+        case .buttonTest:
+            return .error(ControlError(.notFound, "no button is configured"))
         }
     }
 

@@ -71,6 +71,8 @@ struct HealthCheckTests {
             devices.fixSource = { _ in source }
             devices.pwmPermissionTimeout = .milliseconds(200)
             devices.pause = { _ in }
+            // Its own input devices (none unless a test makes some), not this machine's.
+            devices.inputDirectory = directory.appendingPathComponent("input").path
             let check = HealthCheck(
                 configPath: configPath, stateDirectory: directory.appendingPathComponent("state").path,
                 fixTimeout: fixTimeout, devices: devices)
@@ -86,7 +88,7 @@ struct HealthCheckTests {
     func allGood() async throws {
         let rig = try Rig()
         let verdicts = try await rig.run()
-        #expect(verdicts.map(\.item) == ["config", "state", "pwm", "i2c", "imu", "gpsd"])
+        #expect(verdicts.map(\.item) == ["config", "state", "pwm", "i2c", "imu", "button", "gpsd"])
         #expect(verdicts.allSatisfy { $0.outcome == .ok }, "\(verdicts.map(\.description))")
         #expect(HealthCheck.exitStatus(verdicts) == .success)
         #expect(try Self.verdict("gpsd", in: verdicts).description == "ok    gpsd      127.0.0.1:2947, 3D fix (±4 m)")
@@ -129,7 +131,32 @@ struct HealthCheckTests {
         #expect(config.description.hasPrefix("FAIL  config    \(rig.configPath):2: unknown key"))
         #expect(HealthCheck.exitStatus(verdicts) == .failure)
         // The rest is still checked, against the defaults.
-        #expect(verdicts.count == 6)
+        #expect(verdicts.count == 7)
+    }
+
+    @Test("button: the configured devices found or not, and every input device listed, the used ones marked")
+    func button() async throws {
+        let rig = try Rig()
+        let input = rig.directory.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // FIFOs stand for event devices: they open as one does, and have no name or keys to tell.
+        for name in ["event0", "event1", "event10"] { #expect(mkfifo(input.appendingPathComponent(name).path, 0o600) == 0) }
+        let none = try Self.verdict("button", in: try await rig.run())
+        #expect(none.outcome == .ok)
+        #expect(none.detail == "none configured (button none); input devices here:")
+        #expect(none.notes == ["event0", "event1", "event10"].map { "\(input.path)/\($0): no keys" }, "in number order")
+
+        rig.configText = "button \(input.path)/event1, name:Headset\n"
+        let verdict = try Self.verdict("button", in: try await rig.run())
+        #expect(verdict.outcome == .warning, "a headset may be off now: not a failure")
+        #expect(verdict.detail == "name:Headset is not there now")
+        #expect(verdict.fix == "plug it in or pair it; the daemon looks for it every 2 s")
+        #expect(verdict.notes[1] == "\(input.path)/event1: no keys (used)")
+
+        rig.configText = "button \(input.path)/event1\n"
+        let found = try Self.verdict("button", in: try await rig.run())
+        #expect(found.outcome == .ok)
+        #expect(found.detail == "\(input.path)/event1 readable (its keys unknown)", "a FIFO says no keys: none are claimed")
     }
 
     @Test("a config path given but absent fails, naming it")

@@ -43,7 +43,8 @@ struct CompletionTests {
             try Self.complete(["waypointctl", "buzz", ""])
                 == ["accepted", "arrived", "waypoint-reached", "corner-ahead", "gps-lost", "heading-unreliable", "calibrated", "test", "--socket", "--help"])
         #expect(try Self.complete(["waypointctl", "--socket", "/run/x.sock", "route", "re"]) == ["reverse"])
-        #expect(try Self.complete(["waypointctl", "bu"]) == ["buzz"])
+        #expect(try Self.complete(["waypointctl", "bu"]) == ["buzz", "button"])
+        #expect(try Self.complete(["waypointctl", "button", ""]) == ["test", "--seconds", "--socket", "--help"])
         #expect(try Self.complete(["waypointd", "motor-"], function: "_waypointd") == ["motor-test", "motor-off"])
         #expect(try Self.complete(["waypointd", "--log-level", "w"], function: "_waypointd") == ["warning"])
     }

@@ -13,7 +13,7 @@ struct CommandTableTests {
     static let invocations = [
         "go 48.8584 2.2945", "go --recent 2", "go Bakery", "clear", "status", "watch --hz 2", "recent", "recent remove 2",
         "place", "place add Car 48.86 2.29", "place rename Car Van", "place remove Van", "route", "route next", "back",
-        "track export", "track clear", "mute on", "buzz arrived", "calibrate start",
+        "track export", "track clear", "mute on", "buzz arrived", "calibrate start", "button test", "button test --seconds 5",
     ]
 
     @Test("the table holds one command for each of the protocol's, in the protocol's order, each with its help")

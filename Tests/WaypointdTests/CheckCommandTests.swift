@@ -54,7 +54,7 @@ struct CheckCommandTests {
             ])
         #expect(output.status == 1, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.count == 6, "\(lines)")
+        #expect(lines.count == 8, "\(lines)")
         #expect(lines[0] == "ok    config    \(config)")
         #expect(lines[1] == "ok    state     \(directory.path) writable")
         #expect(
@@ -66,7 +66,9 @@ struct CheckCommandTests {
                 "FAIL  i2c       \(directory.path)/i2c-1 does not exist — add dtparam=i2c_arm=on to /boot/firmware/config.txt and reboot"
             ))
         #expect(lines[4] == "--    imu       not checked: \(directory.path)/i2c-1 cannot be used")
-        #expect(lines[5].hasPrefix("FAIL  gpsd      cannot connect to gpsd at 127.0.0.1:\(port)"), "\(lines[5])")
+        #expect(lines[5] == "ok    button    none configured (button none); input devices here:")
+        #expect(lines[6] == "                no input devices in \(directory.path)/input", "the --dev-dir's input/, not this machine's")
+        #expect(lines[7].hasPrefix("FAIL  gpsd      cannot connect to gpsd at 127.0.0.1:\(port)"), "\(lines[7])")
     }
 
     @Test("a real gpsd with a fix and a motor channel in use: ok lines for both")

@@ -1,3 +1,4 @@
+import ButtonInput
 import Core
 import GPSClient
 import Guidance
@@ -145,6 +146,44 @@ public struct Configuration: Sendable, Hashable {
     public var warningIntervalSeconds: Double = 10
     /// What a plain `go` does when walking routes were imported. Default `.auto`.
     public var walk: Walk = .auto
+
+    // MARK: Button and voice
+
+    /// The input devices read as the button: paths (`/dev/input/by-path/…`) or `name:NAME`.
+    /// Default none.
+    public var buttonDevices: [String] = []
+    /// The key codes taken as the button. Default `KEY_ENTER` (the gpio-key overlay's keycode
+    /// 28), `KEY_PLAYPAUSE`, `KEY_PLAYCD`, `KEY_PAUSECD`, `KEY_MEDIA` (headsets) and `BTN_0`.
+    public var buttonKeys: [UInt16] = [28, 164, 200, 201, 226, 256]
+    /// Whether the devices are grabbed while read, so that no other program sees the keys.
+    /// Default true.
+    public var buttonGrab = true
+    /// A press held this long is a long press, seconds. Default 0.8.
+    public var buttonLongSeconds = 0.8
+    /// A press held this long is a very long press, seconds. Default 3.
+    public var buttonVeryLongSeconds = 3.0
+    /// The longest wait for the next tap of a double or triple press, seconds. Default 0.4.
+    public var buttonGapSeconds = 0.4
+    /// Edges this soon after the last are the contact bouncing, milliseconds. Default 30.
+    public var buttonDebounceMilliseconds = 30.0
+    /// The command that speaks a sentence given on its standard input (`/bin/sh -c`), or nil
+    /// for no voice. Default `espeak-ng -v en --stdout | aplay -q`.
+    public var speech: String? = Self.defaultSpeech
+    /// The default `speech`: Debian's espeak-ng, played by ALSA's aplay.
+    public static let defaultSpeech = "espeak-ng -v en --stdout | aplay -q"
+
+    /// The button's reader settings.
+    public var buttonSettings: ButtonReader.Settings {
+        var settings = ButtonReader.Settings()
+        settings.devices = buttonDevices
+        settings.keys = Set(buttonKeys)
+        settings.grab = buttonGrab
+        settings.gestures.longSeconds = buttonLongSeconds
+        settings.gestures.veryLongSeconds = buttonVeryLongSeconds
+        settings.gestures.gapSeconds = buttonGapSeconds
+        settings.gestures.debounceSeconds = buttonDebounceMilliseconds / 1000
+        return settings
+    }
 
     // MARK: Daemon
 

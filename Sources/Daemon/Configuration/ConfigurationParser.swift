@@ -1,3 +1,4 @@
+import ButtonInput
 import CommandLineSupport
 import GPSClient
 import Guidance
@@ -236,6 +237,32 @@ public enum ConfigurationParser {
                 choice("walk", \.walk),
             ]),
         Section(
+            title: "Button and voice",
+            keys: [
+                key(
+                    "button", \.buttonDevices, expected: "none, or input devices (paths or name:NAME) separated by commas",
+                    parse: parseButtonDevices, format: { $0.isEmpty ? "none" : $0.joined(separator: ", ") }),
+                key(
+                    "button-keys", \.buttonKeys, expected: "key names (KEY_ENTER) or codes separated by commas",
+                    parse: parseButtonKeys, format: { $0.map(KeyCode.name).joined(separator: ", ") }),
+                key(
+                    "button-grab", \.buttonGrab, expected: "on or off",
+                    parse: { text throws(ValueError) in
+                        guard let value = onOff[text] else {
+                            throw ValueError(kind: .badValue(key: "button-grab", text: text, reason: "expected on or off"))
+                        }
+                        return value
+                    },
+                    format: { $0 ? "on" : "off" }),
+                decimal("button-long-seconds", \.buttonLongSeconds, NumberRange(lower: 0.3, upper: 5)),
+                decimal("button-very-long-seconds", \.buttonVeryLongSeconds, NumberRange(lower: 1, upper: 20)),
+                decimal("button-gap-seconds", \.buttonGapSeconds, NumberRange(lower: 0.1, upper: 2)),
+                decimal("button-debounce-ms", \.buttonDebounceMilliseconds, NumberRange(lower: 0, upper: 200)),
+                key(
+                    "speech", \.speech, expected: "none, or a command that speaks its standard input",
+                    parse: { text throws(ValueError) in text == "none" ? nil : text }, format: { $0 ?? "none" }),
+            ]),
+        Section(
             title: "Daemon",
             keys: [
                 path("socket", \.socketPath, maximumBytes: maximumSocketPathBytes),
@@ -259,6 +286,10 @@ public enum ConfigurationParser {
         OrderCheck(
             lower: "motor-start-duty", lowerProperty: \.motorStartDuty, upper: "motor-maximum-duty",
             upperProperty: \.motorMaximumDuty),
+        // A very long press is a long press held on: it cannot end before one.
+        OrderCheck(
+            lower: "button-long-seconds", lowerProperty: \.buttonLongSeconds, upper: "button-very-long-seconds",
+            upperProperty: \.buttonVeryLongSeconds),
     ]
 
     static let keys: [Key] = sections.flatMap(\.keys)
@@ -404,6 +435,40 @@ public enum ConfigurationParser {
 
     /// Integral values below this print without a fraction; above it Int64 could overflow.
     private static let largestPlainInteger = 1e15
+
+    /// The most button devices: a GPIO button, a headset, a remote and a keypad, twice over.
+    static let maximumButtonDevices = 8
+
+    @Sendable private static func parseButtonDevices(_ text: String) throws(ValueError) -> [String] {
+        guard text != "none" else { return [] }
+        let devices = text.split(separator: ",").map { String(ConfigurationLine.trimmingWhitespace($0)) }
+        for device in devices where !device.hasPrefix("/") && !(device.hasPrefix("name:") && device.count > 5) {
+            throw ValueError(kind: .badValue(key: "button", text: text, reason: "'\(device)' is neither an absolute path nor name:NAME"))
+        }
+        guard !devices.isEmpty, devices.count <= maximumButtonDevices else {
+            throw ValueError(kind: .badValue(key: "button", text: text, reason: "expected 1 to \(maximumButtonDevices) devices, or none"))
+        }
+        return devices
+    }
+
+    @Sendable private static func parseButtonKeys(_ text: String) throws(ValueError) -> [UInt16] {
+        let words = text.split(separator: ",").map { String(ConfigurationLine.trimmingWhitespace($0)) }
+        var codes: [UInt16] = []
+        for word in words {
+            guard let code = KeyCode.code(word) else {
+                let guess = EditDistance.didYouMean(EditDistance.suggestions(for: word.uppercased(), among: KeyCode.names.map(\.name)))
+                throw ValueError(
+                    kind: .badValue(
+                        key: "button-keys", text: text,
+                        reason: "'\(word)' is not a key name or a code up to \(KeyCode.maximum)" + (guess.map { "; \($0)" } ?? "")))
+            }
+            if !codes.contains(code) { codes.append(code) }
+        }
+        guard !codes.isEmpty, codes.count <= KeyCode.names.count * 2 else {
+            throw ValueError(kind: .badValue(key: "button-keys", text: text, reason: "expected 1 to \(KeyCode.names.count * 2) keys"))
+        }
+        return codes
+    }
 
     @Sendable private static func parseGPSServer(_ text: String) throws(ValueError) -> GPSServerAddress {
         do {

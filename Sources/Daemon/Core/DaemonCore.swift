@@ -58,6 +58,9 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// Walks over the streets: `route plan`, `go` with a walk, a new plan when the wearer
     /// strays; nil plans none.
     private let planning: WalkPlanning?
+    /// The button's devices and gestures and the voice's sentences, for `STATUS`, and
+    /// `button test`; nil: no button, no voice.
+    private let handsFree: HandsFree?
     /// The last trail error logged, so that a failing card is logged once, not every minute.
     private let trailError = Mutex<Errno?>(nil)
     /// Whether the latest sample was near the zone's edge (``isNearZoneEdge``).
@@ -86,9 +89,11 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     public init(
         state: DaemonState, clock: C, wallClock: @escaping @Sendable () -> Int64, motor: any MotorOutput,
         store: StateStore?, trailFiles: TrailFiles? = nil, trailQueue: TrailService? = nil, logger: Logger,
-        recorder: Recorder? = nil, hooks: Hooks = Hooks(), places: PlaceLookup? = nil, planning: WalkPlanning? = nil
+        recorder: Recorder? = nil, hooks: Hooks = Hooks(), places: PlaceLookup? = nil, planning: WalkPlanning? = nil,
+        handsFree: HandsFree? = nil
     ) {
         self.planning = planning
+        self.handsFree = handsFree
         core = Mutex(state)
         self.clock = clock
         origin = clock.now
@@ -285,6 +290,13 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         }
     }
 
+    /// Plays a pattern at once, ahead of the cue: a button's gesture confirmed. Not a request:
+    /// nothing of the state changes, and it must not wait behind one.
+    public func confirm(_ pattern: HapticPattern) {
+        guard !isMotorStopped.load(ordering: .relaxed) else { return }
+        motor.deliver(pattern: pattern)
+    }
+
     // MARK: - Requests
 
     /// Carries out one request: the state's transition and a copy of the state under one lock,
@@ -302,6 +314,12 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         case .go(let latitude, let longitude, let name, let walk):
             let destination = Coordinate(uncheckedLatitudeDegrees: latitude, longitudeDegrees: longitude)
             if let answer = walkTo(destination, name: name, walk: walk) { return answer }
+        case .buttonTest(let seconds):
+            guard let handsFree, handsFree.hasButton else {
+                return .error(ControlError(.notFound, "no button is configured: set button in the config file (waypointd.conf(5))"))
+            }
+            handsFree.test(seconds: seconds)
+            return .ok
         default:
             break
         }
@@ -312,9 +330,15 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
         // A question is answered without waiting for another request's saves.
         guard !request.isQuestion else {
             let reply = transition(request).reply
-            // STATUS names the map loaded, which the state does not hold.
-            if case .status(var report) = reply, let places {
-                report.map = places.map()
+            // STATUS names the map loaded and the button's and voice's news, which the state
+            // does not hold.
+            if case .status(var report) = reply {
+                report.map = places?.map()
+                if let handsFree {
+                    report.button = handsFree.button
+                    report.said = handsFree.said
+                    if let problem = handsFree.speechProblem { report.problems.append(problem) }
+                }
                 return .status(report)
             }
             return reply

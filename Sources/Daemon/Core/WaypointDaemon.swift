@@ -63,10 +63,15 @@ public enum WaypointDaemon {
         defer { withExtendedLifetime(opened.motor.lock) {} }
 
         let clock = ScaledClock(speed: options.simulationSpeed)
+        let simulatedButton = options.simulate ? simulatedButton(configuration: configuration, logger: logger) : nil
         let world =
             options.simulate
-            ? simulatedWorld(opened.script, start: options.simulationStart, configuration: configuration, clock: clock, logger: logger)
+            ? simulatedWorld(
+                opened.script, start: options.simulationStart, configuration: configuration, clock: clock,
+                button: simulatedButton?.0, logger: logger)
             : nil
+        let handsFree = HandsFree(devices: configuration.buttonDevices + (simulatedButton == nil ? [] : [ButtonReader.simulatedLabel]))
+        let voice = Voice(command: configuration.speech, handsFree: handsFree, stateDirectory: opened.store.directory, logger: logger)
         let player = HapticPlayer(channel: opened.motor.channel, settings: configuration.motorSettings, clock: ContinuousClock()) {
             fault in
             // Once per spell: the player reports a fault when it starts and nil when it ends.
@@ -94,8 +99,14 @@ public enum WaypointDaemon {
                     world?.setCalibrating(calibrating)
                     alarm.wake()
                 }),
-            places: PlaceLookup(stateDirectory: opened.store.directory), planning: planning)
+            places: PlaceLookup(stateDirectory: opened.store.directory), planning: planning, handsFree: handsFree)
         core.start()
+        let actions = ButtonActions(
+            handle: { core.handle($0) }, confirm: { core.confirm($0) }, voice: voice, handsFree: handsFree,
+            wallClock: { Int64(time(nil)) }, markSeconds: configuration.buttonVeryLongSeconds)
+        let buttons = ButtonReader(
+            settings: configuration.buttonSettings, simulated: simulatedButton?.1, handsFree: handsFree, logger: logger,
+            onGesture: { actions.perform($0) })
 
         let server = ControlServer(listener: opened.listener, handler: core, logger: logger)
         let watchdog = notifier.watchdogInterval.map { interval in
@@ -113,6 +124,8 @@ public enum WaypointDaemon {
                 source: world?.gpsSource()
                     ?? LibGPSSource(server: configuration.gpsdAddress, settings: configuration.gpsClientSettings),
                 core: core, logger: logger),
+            NamedService("speech") { try await voice.run() },
+            NamedService("button") { try await buttons.run() },
         ]
         notifier.ready(status: world != nil ? "guiding on a simulated board" : "ready")
         var started = ["socket": opened.socketPath, "simulate": "\(options.simulate)", "sysfs": opened.sysfsRoot]
@@ -208,13 +221,27 @@ public enum WaypointDaemon {
     /// the configured board when the configuration names one (a board without a gyroscope can
     /// be tried).
     private static func simulatedWorld(
-        _ script: SimulationScript?, start: Coordinate?, configuration: Configuration, clock: ScaledClock, logger: Logger
+        _ script: SimulationScript?, start: Coordinate?, configuration: Configuration, clock: ScaledClock,
+        button: SimulatedButton?, logger: Logger
     ) -> SimulatedWorld {
         var settings = SimulatedWorld.Settings()
         if let start { settings.start = start }
         settings.startUTCSeconds = Int64(time(nil))
         if case .preset(let preset) = configuration.imu { settings.board = preset }
-        return SimulatedWorld(settings: settings, script: script, clock: clock, logger: logger)
+        return SimulatedWorld(settings: settings, script: script, clock: clock, logger: logger, button: button)
+    }
+
+    /// The simulated button's pipe: the world writes the script's presses into one end, the
+    /// button's reader reads the other as it reads a device.
+    private static func simulatedButton(configuration: Configuration, logger: Logger) -> (SimulatedButton, FileDescriptor)? {
+        guard let code = configuration.buttonKeys.first else { return nil }
+        switch SocketCall.makeWakePipe() {
+        case .success(let ends):
+            return (SimulatedButton(code: code, output: FileDescriptor(rawValue: ends.write)), FileDescriptor(rawValue: ends.read))
+        case .failure(let error):
+            logger.error("no simulated button", ["error": "\(error)"])
+            return nil
+        }
     }
 
     /// Arms the stop deadline: stopping that takes longer switches the motor off and exits 70.

@@ -5,7 +5,8 @@ import IMU
 import SystemSupport
 
 /// `waypointd check`: looks at everything the daemon needs on a Raspberry Pi (its configuration,
-/// the state directory, the motor's PWM channel, the I2C bus and the IMU on it, gpsd and a fix)
+/// the state directory, the motor's PWM channel, the I2C bus and the IMU on it, the button's
+/// input devices, gpsd and a fix)
 /// and gives one `HealthVerdict` per item, with the fix for each failure.
 ///
 /// The check changes nothing that matters: the PWM channel is opened the way the daemon opens
@@ -25,6 +26,8 @@ public struct HealthCheck {
         public var i2cBus: (_ number: Int) -> any I2CBus
         /// A source of fixes from gpsd at an address.
         public var fixSource: (_ server: GPSServerAddress) -> any GPSFixSource
+        /// The directory holding the input devices (`event*`): `/dev/input`, or a test's.
+        public var inputDirectory: String
         /// How long to wait for udev to grant write access to a freshly exported PWM channel.
         public var pwmPermissionTimeout: Duration
         /// Blocks for a while (PWM permission polling, the ICM-20948's reset); tests return at once.
@@ -38,6 +41,7 @@ public struct HealthCheck {
         public init(sysfsRoot: String = "/", i2cDeviceDirectory: String = "/dev") {
             sysfs = LinuxSysfs(root: sysfsRoot)
             self.i2cDeviceDirectory = i2cDeviceDirectory
+            inputDirectory = i2cDeviceDirectory + "/input"
             i2cBus = { number in LinuxI2CBus(number: number, deviceDirectory: i2cDeviceDirectory) }
             fixSource = { server in LibGPSSource(server: server) }
             pwmPermissionTimeout = .seconds(3)
@@ -92,6 +96,7 @@ public struct HealthCheck {
         add(checkStateDirectory(stateDirectory ?? configuration.stateDirectory))
         add(checkPWM(configuration))
         for verdict in checkI2C(configuration) { add(verdict) }
+        add(checkButton(configuration))
         add(await checkGPS(configuration.gpsdAddress))
         return verdicts
     }
