@@ -55,6 +55,9 @@ fi
 # The phone companion: requests a second, event latency, its memory and CPU with pages open.
 python3 "$root/scripts/bench/web.py" "$bin"
 
+# The button: release to the motor's confirmation, and to the voice's start (issue 42).
+python3 "$root/scripts/bench/button.py" "$bin"
+
 # The whole daemon, release build, guiding and idle, beside gpsd serving a recorded log.
 # What waking alone costs on this machine, for scale (a virtual machine's timer wake-ups are dear).
 floor=""
