@@ -13,7 +13,8 @@ public enum InputDeviceList {
         public var path: String
         public var name: String?
         public var keys: [UInt16]
-        public var problem: String?
+        /// Why it cannot be opened, or nil.
+        public var error: Errno?
     }
 
     /// Every `event*` device, in number order.
@@ -28,9 +29,9 @@ public enum InputDeviceList {
     public static func entry(at path: String) -> Entry? {
         do throws(Errno) {
             let device = try InputDevice(path: path)
-            return Entry(path: path, name: device.name, keys: device.keys ?? [], problem: nil)
+            return Entry(path: path, name: device.name, keys: device.keys ?? [], error: nil)
         } catch {
-            return error == .noSuchFileOrDirectory ? nil : Entry(path: path, name: nil, keys: [], problem: error.message)
+            return error == .noSuchFileOrDirectory ? nil : Entry(path: path, name: nil, keys: [], error: error)
         }
     }
 

@@ -12,8 +12,8 @@ enum ButtonTestCommand {
 
     /// - Returns: 0 when the time is up or interrupted; 1 when the daemon has no button.
     static func run(seconds: Double, session: DaemonSession) throws(DaemonFailure) -> ExitStatus {
-        let first = try status(session)
-        guard first.button != nil else {
+        let first = try DaemonCommand.status(session)
+        guard first?.button != nil else {
             Console.error("the daemon reads no button: set button in its config file (waypointd.conf(5))")
             return .failure
         }
@@ -23,11 +23,11 @@ enum ButtonTestCommand {
         defer { stop.cancel() }
         Console.output("button test for \(Int(seconds)) s: each gesture is felt and printed, not carried out; Ctrl-C ends it")
         var devices: [StatusReport.Button.Device] = []
-        var lastSerial = first.button?.pressed?.serial ?? 0
+        var lastSerial = first?.button?.pressed?.serial ?? 0
         var waited = Duration.zero
         let limit = Duration.seconds(seconds)
         while waited < limit, !stop.hasFired {
-            let button = try status(session).button
+            let button = try DaemonCommand.status(session)?.button
             for device in button?.devices ?? [] where !devices.contains(device) { Console.output(line(device)) }
             devices = button?.devices ?? []
             if let pressed = button?.pressed, pressed.serial != lastSerial {
@@ -49,11 +49,5 @@ enum ButtonTestCommand {
     static func line(_ device: StatusReport.Button.Device) -> String {
         let name = device.name.map { " (\($0))" } ?? ""
         return device.ready ? "device \(device.device)\(name): read" : "device \(device.device)\(name): \(device.problem ?? "not read")"
-    }
-
-    private static func status(_ session: DaemonSession) throws(DaemonFailure) -> StatusReport {
-        let reply = try session.send(.status).reply
-        guard case .status(let report) = reply else { throw .unexpectedReply(request: "status", reply: reply.messageClass.rawValue) }
-        return report
     }
 }

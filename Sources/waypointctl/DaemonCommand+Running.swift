@@ -250,7 +250,7 @@ extension DaemonCommand {
     }
 
     /// The daemon's `STATUS`, or nil if it answered something else.
-    private static func status(_ session: DaemonSession) throws(DaemonFailure) -> StatusReport? {
+    static func status(_ session: DaemonSession) throws(DaemonFailure) -> StatusReport? {
         guard case .status(let report) = try session.send(.status).reply else { return nil }
         return report
     }

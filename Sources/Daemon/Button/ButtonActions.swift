@@ -40,8 +40,7 @@ public struct ButtonActions: Sendable {
 
     /// Carries out `gesture` (in `button test`, only confirms and shows it).
     public func perform(_ gesture: ButtonGesture) {
-        let (_, isTest) = handsFree.pressed(gesture)
-        guard !isTest else { return confirm(.pressed) }
+        guard !handsFree.pressed(gesture) else { return confirm(.pressed) }
         switch gesture {
         case .single: whereAmI()
         case .double:

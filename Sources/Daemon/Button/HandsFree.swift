@@ -46,12 +46,11 @@ public final class HandsFree: Sendable {
         }
     }
 
-    /// A gesture recognised: numbered, and whether it is only to be shown (`button test`).
-    func pressed(_ gesture: ButtonGesture) -> (serial: Int, isTest: Bool) {
+    /// A gesture recognised, numbered for `STATUS`: true when it is only to be shown (`button test`).
+    func pressed(_ gesture: ButtonGesture) -> Bool {
         state.withLock { state in
-            let serial = (state.pressed?.serial ?? 0) + 1
-            state.pressed = StatusReport.Button.Pressed(serial: serial, gesture: gesture.rawValue)
-            return (serial, InputDevice.monotonicSeconds() < state.testUntilSeconds)
+            state.pressed = StatusReport.Button.Pressed(serial: (state.pressed?.serial ?? 0) + 1, gesture: gesture.rawValue)
+            return InputDevice.monotonicSeconds() < state.testUntilSeconds
         }
     }
 

@@ -103,15 +103,16 @@ public final class Voice: Sendable {
             return
         }
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeLimitSeconds * 1000)))
-        var cut: String?
+        enum Cut { case newerSentence, timeLimit }
+        var cut: Cut?
         // The command's output is read and dropped, so a chatty one never fills its pipe.
         _ = child.forEachLine(
             maximumLineBytes: 1024,
             stopWhen: {
                 if self.alarm.isStopped || self.mailbox.withLock({ $0.waiting != nil }) {
-                    cut = "cut"
+                    cut = .newerSentence
                 } else if ContinuousClock.now >= deadline {
-                    cut = "time"
+                    cut = .timeLimit
                 }
                 return cut != nil
             }
@@ -119,7 +120,7 @@ public final class Voice: Sendable {
         if cut != nil { child.kill() }
         let status = child.wait()
         defer { unlink(errorPath) }
-        if cut == "time" {
+        if cut == .timeLimit {
             report("a sentence spoke for over \(DecimalFormat.short(timeLimitSeconds, maximumFractionDigits: 1)) s and was cut")
         } else if cut == nil, status != 0 {
             report(problem(status: status))

@@ -160,7 +160,7 @@ public enum ConfigurationParser {
 
     /// A UNIX socket's path must fit `sun_path` (108 bytes on Linux) with its terminating NUL.
     static let maximumSocketPathBytes = 107
-    private static let onOff = ["on": true, "off": false]
+    private static let onOffWords = ["on": true, "off": false]
 
     static let sections: [Section] = [
         Section(
@@ -195,16 +195,7 @@ public enum ConfigurationParser {
                 key(
                     "declination", \.declination, expected: "auto or degrees east from -180 to 180",
                     parse: parseDeclination, format: formatDeclination),
-                key(
-                    "course-assist", \.courseAssistEnabled, expected: "on or off",
-                    parse: { text throws(ValueError) in
-                        guard let value = onOff[text] else {
-                            throw ValueError(
-                                kind: .badValue(key: "course-assist", text: text, reason: "expected on or off"))
-                        }
-                        return value
-                    },
-                    format: { $0 ? "on" : "off" }),
+                onOff("course-assist", \.courseAssistEnabled),
             ]),
         Section(
             title: "Motor",
@@ -245,15 +236,7 @@ public enum ConfigurationParser {
                 key(
                     "button-keys", \.buttonKeys, expected: "key names (KEY_ENTER) or codes separated by commas",
                     parse: parseButtonKeys, format: { $0.map(KeyCode.name).joined(separator: ", ") }),
-                key(
-                    "button-grab", \.buttonGrab, expected: "on or off",
-                    parse: { text throws(ValueError) in
-                        guard let value = onOff[text] else {
-                            throw ValueError(kind: .badValue(key: "button-grab", text: text, reason: "expected on or off"))
-                        }
-                        return value
-                    },
-                    format: { $0 ? "on" : "off" }),
+                onOff("button-grab", \.buttonGrab),
                 decimal("button-long-seconds", \.buttonLongSeconds, NumberRange(lower: 0.3, upper: 5)),
                 decimal("button-very-long-seconds", \.buttonVeryLongSeconds, NumberRange(lower: 1, upper: 20)),
                 decimal("button-gap-seconds", \.buttonGapSeconds, NumberRange(lower: 0.1, upper: 2)),
@@ -314,6 +297,18 @@ public enum ConfigurationParser {
         key(
             name, property, expected: "a number \(range.phrase)",
             parse: { text throws(ValueError) in try number(text, key: name, range: range) }, format: formatNumber)
+    }
+
+    private static func onOff(_ name: String, _ property: WritableKeyPath<Configuration, Bool> & Sendable) -> Key {
+        key(
+            name, property, expected: "on or off",
+            parse: { text throws(ValueError) in
+                guard let value = onOffWords[text] else {
+                    throw ValueError(kind: .badValue(key: name, text: text, reason: "expected on or off"))
+                }
+                return value
+            },
+            format: { $0 ? "on" : "off" })
     }
 
     private static func integer(

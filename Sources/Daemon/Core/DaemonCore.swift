@@ -293,8 +293,7 @@ public final class DaemonCore<C: Clock>: ControlHandler, Sendable where C.Durati
     /// Plays a pattern at once, ahead of the cue: a button's gesture confirmed. Not a request:
     /// nothing of the state changes, and it must not wait behind one.
     public func confirm(_ pattern: HapticPattern) {
-        guard !isMotorStopped.load(ordering: .relaxed) else { return }
-        motor.deliver(pattern: pattern)
+        deliver(.play(pattern))
     }
 
     // MARK: - Requests

@@ -1,4 +1,6 @@
 import ButtonInput
+@preconcurrency import Glibc
+import SystemSupport
 
 extension HealthCheck {
     /// The fix for an input device this user cannot open.
@@ -24,9 +26,9 @@ extension HealthCheck {
                 continue
             }
             used.insert(entry.path)
-            if let problem = entry.problem {
-                let denied = problem.contains("ermission")
-                problems.append(("\(device): \(problem)", denied ? Self.inputGroupFix : "check the path", true))
+            if let error = entry.error {
+                let denied = error.rawValue == EACCES || error.rawValue == EPERM
+                problems.append(("\(device): \(error.message)", denied ? Self.inputGroupFix : "check the path", true))
             } else if !entry.keys.isEmpty, wanted.isDisjoint(with: entry.keys) {
                 problems.append((
                     "\(device) sends none of button-keys (\(configuration.buttonKeys.map(KeyCode.name).joined(separator: ", ")))",
@@ -54,7 +56,7 @@ extension HealthCheck {
     /// `event3 "waypoint": KEY_ENTER (used)`.
     private static func note(_ entry: InputDeviceList.Entry, used: Bool, wanted: Set<UInt16>) -> String {
         let name = entry.name.map { " \"\($0)\"" } ?? ""
-        if let problem = entry.problem { return "\(entry.path)\(name): \(problem)" }
+        if let error = entry.error { return "\(entry.path)\(name): \(error.message)" }
         // The button's keys first, so a keyboard's long list still shows them.
         let keys = entry.keys.filter { wanted.contains($0) } + entry.keys.filter { !wanted.contains($0) }
         var text = keys.prefix(keysNamedPerDevice).map(KeyCode.name).joined(separator: ", ")
