@@ -80,6 +80,21 @@ struct ButtonEndToEndTests {
         #expect(places.contains { ($0["name"] as? String)?.hasPrefix("Mark ") == true }, "\(places)")
     }
 
+    @Test("on a paired phone in Chromium: each sentence announced once in the polite region, found there in the accessibility tree")
+    func onThePhonesScreenReader() async throws {
+        // Two triples before anything was said: the same words twice, two sentences.
+        let daemon = try await SimulatedDaemon(configuration: "speech none\n", events: "25 press triple\n35 press triple\n")
+        defer { _ = daemon.stop() }
+        let companion = try await CompanionEndToEndTests.Companion(daemon: daemon)
+        let screenshots = ProcessInfo.processInfo.environment["WAYPOINT_SCREENSHOTS"]
+        let output = try CompanionEndToEndTests.python(
+            "said_test.py",
+            ["--pair-url", try companion.pairingLink(), "--text", "Nothing was said yet.", "--times", "2"]
+                + (screenshots.map { ["--screenshots", $0] } ?? []))
+        #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")
+        #expect(output.standardOutput.contains("said 2 times, announced 2 times"), "\(output.standardOutput)")
+    }
+
     @Test("without a voice a single press plays the clock pattern; button test shows a double and does nothing")
     func withoutAVoice() async throws {
         let daemon = try await SimulatedDaemon(configuration: "speech none\n", events: "8 press single\n16 press double\n")
